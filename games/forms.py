@@ -1,0 +1,89 @@
+"""The new-match form, built from a game's option declarations."""
+
+import json
+import re
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext as _
+
+from games import rules
+
+
+def option_field(option):
+    """A form field for one engine option; blank means 'the default'."""
+    label = option.name.replace("_", " ")
+    help_text = _(option.help)
+    if option.kind == "choice":
+        choices = [(json.dumps(c), str(c).replace("_", " ")) for c in option.choices]
+        return forms.TypedChoiceField(label=label, help_text=help_text, choices=choices,
+                                      coerce=json.loads, initial=json.dumps(option.default))
+    if option.kind == "bool":
+        return forms.BooleanField(label=label, help_text=help_text, required=False,
+                                  initial=option.default)
+    if option.kind == "number":
+        return forms.DecimalField(label=label, help_text=help_text, required=False,
+                                  min_value=option.low, initial=option.default)
+    if option.kind == "evens":
+        return forms.CharField(label=label, help_text=help_text, required=False,
+                               widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+    initial = None if callable(option.default) else option.default
+    return forms.IntegerField(label=label, help_text=help_text, required=False,
+                              min_value=option.low, max_value=option.high, initial=initial)
+
+
+def plain_number(value):
+    """A Decimal from the form as the JSON number the engine expects."""
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+class NewMatchForm(forms.Form):
+    """Players in seating order and the game's options, checked by the engine itself."""
+
+    def __init__(self, game, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        for seat in range(game.max_players):
+            self.fields[f"player_{seat}"] = forms.CharField(
+                label=_("Seat %(seat)d") % {"seat": seat + 1}, max_length=200,
+                required=seat < game.min_players,
+            )
+        for option in game.options:
+            self.fields[option.name] = option_field(option)
+
+    def player_fields(self):
+        return [self[f"player_{seat}"] for seat in range(self.game.max_players)]
+
+    def option_fields(self):
+        return [self[option.name] for option in self.game.options]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        match = {"game": self.game.slug, "players": self.players(), "options": self.options()}
+        try:
+            rules.start(match)
+        except rules.RulesError as error:
+            field = error.phrase.params.get("name")
+            self.add_error(field if field in self.fields else None, error.render(_))
+        self.match = match
+        return data
+
+    def players(self):
+        names = [self.cleaned_data.get(f"player_{s}", "") for s in range(self.game.max_players)]
+        return [name.strip() for name in names if name and name.strip()]
+
+    def options(self):
+        """The options the table set (blank ones take the engine's default)."""
+        chosen = {}
+        for option in self.game.options:
+            value = self.cleaned_data.get(option.name)
+            if value in (None, ""):
+                continue
+            if isinstance(value, Decimal):
+                value = plain_number(value)
+            elif option.kind == "evens":
+                value = [int(n) if n.isdigit() else n for n in re.split(r"[\s,]+", value) if n]
+            chosen[option.name] = value
+        return chosen

@@ -1,0 +1,265 @@
+"""What every game shares: the error type, option declarations and the Game interface."""
+
+import json
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+
+class Term(str):
+    """A word or phrase that the web layer translates before showing it."""
+
+
+def gettext_noop(text):
+    """Mark text for translation (makemessages finds this name); the web layer translates it."""
+    return Term(text)
+
+
+class Phrase:
+    """A sentence with %(name)s placeholders, rendered in the reader's language."""
+
+    def __init__(self, text, **params):
+        self.text, self.params = text, params
+
+    def render(self, translate=str):
+        """The sentence, each part passed through translate (gettext in the web layer)."""
+        params = {k: translate(v) if isinstance(v, Term) else v for k, v in self.params.items()}
+        return translate(self.text) % params if params else translate(self.text)
+
+    def __str__(self):
+        return self.render()
+
+
+class RulesError(ValueError):
+    """A broken rule; its message is one sentence a player understands."""
+
+    def __init__(self, text, round=None, **params):
+        self.phrase, self.round = Phrase(text, **params), round
+        super().__init__(self.render())
+
+    def render(self, translate=str):
+        """The message in the reader's language, naming the round when there is one."""
+        message = self.phrase.render(translate)
+        if self.round is None:
+            return message
+        return Phrase(gettext_noop("round %(round)d: %(message)s"), round=self.round,
+                      message=message).render(translate)
+
+    def in_round(self, number):
+        """The same error, naming the round it happened in."""
+        return RulesError(self.phrase.text, round=number, **self.phrase.params)
+
+
+def is_whole(value):
+    """True for a JSON integer (not a bool, not 2.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def whole(value, low, high, what):
+    """Return value if it is a whole number in low..high, else raise naming what it is."""
+    if not is_whole(value) or not low <= value <= high:
+        raise RulesError(
+            gettext_noop("%(what)s must be a whole number from %(low)s to %(high)s"),
+            what=what, low=low, high=high,
+        )
+    return value
+
+
+def seat(value, n, what):
+    """Return value if it is a seat number 0..n-1."""
+    return whole(value, 0, n - 1, what)
+
+
+def per_seat(values, n, what):
+    """Return values if it is a list with one entry per seat."""
+    if not isinstance(values, list) or len(values) != n:
+        raise RulesError(gettext_noop("%(what)s must list one entry per player"), what=what)
+    return values
+
+
+def plain(number):
+    """A number for JSON output: whole numbers as int, others as float."""
+    if isinstance(number, Decimal) and number == number.to_integral_value():
+        return int(number)
+    if isinstance(number, float) and number.is_integer():
+        return int(number)
+    return float(number) if isinstance(number, Decimal) else number
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a table may change: its name, default, one-line help and allowed values.
+
+    kind is "choice" (one of choices), "whole" (low..high), "whole_or_null", "number" (>= low),
+    "bool" or "evens" (a list of even whole numbers >= 2). A callable default receives the
+    options read so far, so a default may depend on an earlier option.
+    """
+
+    name: str
+    default: object
+    help: str
+    kind: str = "choice"
+    choices: tuple = ()
+    low: int = 0
+    high: int = 0
+    default_help: str = ""
+
+    def default_for(self, options):
+        return self.default(options) if callable(self.default) else self.default
+
+    def read(self, value):
+        """Return value if allowed for this option, else raise."""
+        allowed = getattr(self, "_read_" + self.kind)(value)
+        if allowed is None and not (self.kind == "whole_or_null" and value is None):
+            raise RulesError(
+                gettext_noop("option '%(name)s' cannot be %(value)s"),
+                name=self.name, value=_show(value),
+            )
+        return value
+
+    def _read_choice(self, value):
+        return value if any(type(value) is type(c) and value == c for c in self.choices) else None
+
+    def _read_whole(self, value):
+        return value if is_whole(value) and self.low <= value <= self.high else None
+
+    def _read_whole_or_null(self, value):
+        return self._read_whole(value)
+
+    def _read_bool(self, value):
+        return value if isinstance(value, bool) else None
+
+    def _read_number(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return value if math.isfinite(value) and value >= self.low else None
+
+    def _read_evens(self, value):
+        if not isinstance(value, list):
+            return None
+        good = all(is_whole(v) and v >= 2 and v % 2 == 0 for v in value)
+        return value if good else None
+
+
+def _show(value):
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def decimal(number):
+    """An exact Decimal from a JSON number (0.01 stays 0.01)."""
+    return Decimal(str(number))
+
+
+@dataclass
+class Table:
+    """A match being scored: players, options, the entries played, scored rounds, totals."""
+
+    players: list
+    options: dict
+    rounds: list = field(default_factory=list)
+    totals: list = field(default_factory=list)
+    entries: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.totals = self.totals or [0] * len(self.players)
+
+    @property
+    def n(self):
+        return len(self.players)
+
+    def add(self, round_result):
+        """Record a scored round and add its points to the totals."""
+        self.rounds.append(round_result)
+        self.totals = [t + p for t, p in zip(self.totals, round_result["points"])]
+
+
+class Game:
+    """The interface every game module implements; the web layer only talks to this."""
+
+    slug = ""
+    name = ""
+    min_players = 2
+    max_players = 2
+    options = ()
+    summary = ""  # a short rules summary shown on the entry screen
+
+    # ---- options
+    def read_options(self, raw, n):
+        """Fill defaults into raw and check every value; unknown keys are errors."""
+        if not isinstance(raw, dict):
+            raise RulesError(gettext_noop("options must be a JSON object"))
+        known = {o.name for o in self.options}
+        for key in raw:
+            if key not in known:
+                raise RulesError(gettext_noop("unknown option '%(name)s'"), name=key)
+        options = {}
+        for option in self.options:
+            if option.name in raw:
+                options[option.name] = option.read(raw[option.name])
+            else:
+                options[option.name] = option.default_for(options)
+        self.check_options(options, n)
+        return options
+
+    def check_options(self, options, n):
+        """Checks that involve several options or the player count (override when needed)."""
+
+    # ---- scoring
+    def new_table(self, players, options):
+        return Table(players, options)
+
+    def play(self, table, entry):
+        """Validate one round entry and add its scored round to table (raise RulesError)."""
+        raise NotImplementedError
+
+    def is_over(self, table):
+        """True once the game's own end condition is met."""
+        return False
+
+    def winners(self, table):
+        """Seats of the winners if the match ended now (it has at least one round)."""
+        raise NotImplementedError
+
+    def leaders(self, table):
+        """Seats shown as leading now: by default whoever would win if the match ended here."""
+        return self.winners(table) if table.rounds else []
+
+    def settle(self, table):
+        """The settlement of a finished match with rounds, or None for a game without one."""
+        return None
+
+    def extra(self, table, finished):
+        """Game-specific top-level result fields."""
+        return {}
+
+    # ---- entry forms (plain mappings of field name -> list of strings, no Django)
+    def entry_from_form(self, form, table):
+        """Turn a posted entry form into a round entry document."""
+        raise NotImplementedError
+
+    def breakdown(self, table, index):
+        """Phrases explaining how round index (from 0) was scored."""
+        return []
+
+    def status(self, table):
+        """Phrases for the table before the next round (who leads or deals next, who is out)."""
+        return []
+
+
+def form_value(form, name):
+    """The first posted value of a field, trimmed ('' when absent)."""
+    values = form.get(name) or [""]
+    return values[0].strip()
+
+
+def whole_or_text(text):
+    """A typed value: None when empty, an int when it is one, else the text as typed."""
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text

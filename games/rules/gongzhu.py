@@ -1,0 +1,353 @@
+"""Gongzhu (拱猪, chase the pig): avoid the pig and the hearts, take the sheep; zero-sum points."""
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from .base import Game, Option, Phrase, RulesError, Table, Term, form_value, gettext_noop as _
+from .base import per_seat, plain, whole_or_text
+from .cards import parse_card, parse_cards, pretty
+from .settle import settlement
+
+HEARTS = {"AH": -50, "KH": -40, "QH": -30, "JH": -20, "10H": -10, "9H": -10, "8H": -10,
+          "7H": -10, "6H": -10, "5H": -10, "4H": 0, "3H": 0, "2H": 0}
+SCORING = ("QS", "JD", "10C", *HEARTS)
+EXPOSABLE = ("QS", "JD", "10C", "AH")
+ONLY = {1: _("but there is only one"), 2: _("but two decks have only two")}
+
+
+class Line(Phrase):
+    """A phrase whose params may be phrases, or lists of them shown with commas."""
+
+    def render(self, translate=str):
+        def shown(value):
+            if isinstance(value, list):
+                return ", ".join(shown(v) for v in value)
+            if isinstance(value, Phrase):
+                return value.render(translate)
+            return translate(value) if isinstance(value, Term) else value
+
+        return Phrase(self.text, **{k: shown(v) for k, v in self.params.items()}).render(translate)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand as entered: each seat's scoring cards, the exposures that count, the auto one."""
+
+    captured: tuple  # per seat, canonical cards in SCORING order
+    exposed: Counter  # card -> copies exposed, the auto-exposed fourth included
+    auto: str = None  # the card auto_expose_fourth exposed, if any
+
+
+@dataclass(frozen=True)
+class Item:
+    """One part of a raw score: value × factor (value None: a factor on everything else)."""
+
+    label: str
+    value: int
+    factor: int
+    card: str = None  # the exposable card behind the factor; None for the grand slam
+
+
+class GongzhuTable(Table):
+    """Adds each hand as entered and the cumulative raw scores."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.hands = []
+        self.raw_totals = [0] * self.n
+
+
+def at_most(counts, decks, template):
+    """Raise template for a card that appears more often than there are decks."""
+    for card, count in counts.items():
+        if count > decks:
+            raise RulesError(template, card=card, count=count, only=ONLY[decks])
+
+
+def read_captured(captured, decks):
+    """Each seat's scoring cards, checked: every scoring card captured once per deck."""
+    per_seat(captured, 4, _("captured"))
+    seats = [parse_cards(cards, _("each player's captured cards")) for cards in captured]
+    counts = Counter(card for cards in seats for card in cards)
+    for card in counts:
+        if card not in SCORING:
+            raise RulesError(_("%(card)s is not a scoring card"), card=card)
+    at_most(counts, decks, _("%(card)s was captured %(count)d times, %(only)s"))
+    for card in SCORING:
+        if counts[card] == 0:
+            raise RulesError(_("%(card)s was not captured by anyone"), card=card)
+        if counts[card] < decks:
+            raise RulesError(_("only one %(card)s was captured, but two decks have two"),
+                             card=card)
+    return tuple(tuple(sorted(cards, key=SCORING.index)) for cards in seats)
+
+
+def read_exposed(exposed, options):
+    """The exposures that count (with the auto-exposed fourth) and that fourth card, if any."""
+    cards = parse_cards([] if exposed is None else exposed, _("exposed"))
+    for card in cards:
+        if card not in EXPOSABLE:
+            raise RulesError(_("%(card)s cannot be exposed: only Q♠, J♦, 10♣ and A♥ can"),
+                             card=card)
+    counts = Counter(cards)
+    at_most(counts, options["decks"], _("%(card)s was exposed %(count)d times, %(only)s"))
+    unexposed = [card for card in EXPOSABLE if card not in counts]
+    if options["decks"] == 1 and options["auto_expose_fourth"] and len(unexposed) == 1:
+        return counts + Counter(unexposed), unexposed[0]
+    return counts, None
+
+
+def items(cards, hand, options):
+    """What one player's captured cards score, item by item."""
+    decks, exposed, count = options["decks"], hand.exposed, Counter(cards)
+    if len(cards) == 16 * decks and options["grand_slam"] == "flat":
+        return [Item(_("grand slam"), 800 * decks, 2 ** sum(exposed.values()))]
+    found = []
+    hearts = [card for card in cards if card in HEARTS]
+    all_red = len(hearts) == 13 * decks
+    if count["QS"]:
+        turned = all_red and options["all_red_pig"]
+        label, value = (_("pig, turned by all red"), 100) if turned else (_("pig"), -100)
+        found.append(Item(label, value * count["QS"], 2 ** exposed["QS"], "QS"))
+    if count["JD"]:
+        found.append(Item(_("sheep"), 100 * count["JD"], 2 ** exposed["JD"], "JD"))
+    if all_red:
+        found.append(Item(_("all red"), 200 * decks, 2 ** exposed["AH"], "AH"))
+    elif hearts:
+        found.append(Item(_("hearts"), sum(HEARTS[c] for c in hearts), 2 ** exposed["AH"], "AH"))
+    if count["10C"]:
+        factor = 2 ** (count["10C"] + exposed["10C"])
+        if found:
+            found.append(Item(_("transformer"), None, factor, "10C"))
+        else:
+            found.append(Item(_("transformer alone"), 25, factor, "10C"))
+    return found
+
+
+def raw_of(found):
+    """A raw score from its items: the sum of value × factor, times the transformer's factor."""
+    base = sum(item.value * item.factor for item in found if item.value is not None)
+    return base * math.prod(item.factor for item in found if item.value is None)
+
+
+def shares(raws, mode):
+    """Each seat's zero-sum share before the multiplier: (4·raw − S)/3, or the team's half."""
+    if mode == "pairs":
+        teams = [raws[0] + raws[2], raws[1] + raws[3]]
+        return [Fraction(teams[s % 2] - teams[1 - s % 2], 2) for s in range(4)]
+    total = sum(raws)
+    return [Fraction(4 * raw - total, 3) for raw in raws]
+
+
+def rounded(number):
+    """A Fraction rounded to a whole number, halves away from zero."""
+    away = math.floor(abs(number) + Fraction(1, 2))
+    return away if number >= 0 else -away
+
+
+def points_of(raws, options):
+    """The zero-sum points of a hand: rounded then multiplied (nearest), or the other way."""
+    multiplier = options["multiplier"]
+    if options["rounding"] == "exact":
+        return [rounded(multiplier * share) for share in shares(raws, options["mode"])]
+    return [rounded(share) * multiplier for share in shares(raws, options["mode"])]
+
+
+def shown_share(share, rounding):
+    """A share as the breakdown shows it: rounded (nearest) or to two decimals (exact)."""
+    if rounding == "nearest":
+        return rounded(share)
+    return plain(round(Decimal(share.numerator) / Decimal(share.denominator), 2))
+
+
+def owner_fields(decks):
+    """The entry form's owner fields and the card each names: owner-QS, or owner-QS-1/-2."""
+    if decks == 1:
+        return [(f"owner-{card}", card) for card in SCORING]
+    return [(f"owner-{card}-{copy}", card) for card in SCORING for copy in (1, 2)]
+
+
+def exposure(card, times):
+    """Why a factor applies: the card exposed once or twice (None when not exposed)."""
+    if not times:
+        return None
+    text = _("%(card)s exposed") if times == 1 else _("%(card)s exposed twice")
+    return Phrase(text, card=pretty(card))
+
+
+def item_phrase(item, hand):
+    """One item for the breakdown: label, value, ×factor and the exposure behind it."""
+    if item.card is None:
+        reason = Phrase(_("%(count)s cards exposed"), count=sum(hand.exposed.values()))
+        reason = reason if hand.exposed else None
+    else:
+        reason = exposure(item.card, hand.exposed[item.card])
+    text = "%(label)s" + (" %(value)s" if item.value is not None else "")
+    text += " ×%(factor)s" if item.factor != 1 else ""
+    text += " (%(reason)s)" if reason else ""
+    return Line(text, label=item.label, value=item.value, factor=item.factor, reason=reason)
+
+
+class Gongzhu(Game):
+    slug = "gongzhu"
+    name = _("Gongzhu")
+    min_players, max_players = 4, 4
+    summary = _(
+        "Avoid the pig (Q♠ -100) and the hearts (-200 in all), take the sheep (J♦ +100); the "
+        "10♣ doubles its taker's other cards, and all thirteen hearts turn to +200. Exposed "
+        "cards count double. Scores are made zero-sum and multiplied; the match ends when "
+        "a raw total reaches minus the floor."
+    )
+    options = (
+        Option("decks", 1, _("Play with one deck, or two (every card twice)."), choices=(1, 2)),
+        Option("mode", "individual",
+               _("Each for themselves, or pairs: first and third seats against second and fourth."),
+               choices=("individual", "pairs")),
+        Option("multiplier", lambda o: 12 if o["decks"] == 1 else 1,
+               _("Zero-sum scores are multiplied by this."), "whole", low=1, high=1000,
+               default_help=_("12 with one deck, 1 with two")),
+        Option("rounding", "nearest",
+               _("Round the zero-sum score before multiplying (nearest) or after (exact)."),
+               choices=("nearest", "exact")),
+        Option("all_red_pig", True, _("A player with all the hearts turns the pig to plus."),
+               "bool"),
+        Option("grand_slam", "flat",
+               _("All scoring cards to one player: 800 doubled per exposed card (flat), "
+                 "or counted card by card (formula)."), choices=("flat", "formula")),
+        Option("auto_expose_fourth", True,
+               _("One deck: when three of Q♠ J♦ 10♣ A♥ are exposed, the fourth is too."), "bool"),
+        Option("end", "floor",
+               _("End when a raw total reaches minus the floor, after a number of hands, "
+                 "or only when the table closes the match."), choices=("floor", "hands", "open")),
+        Option("floor", lambda o: 1000 if o["decks"] == 1 else 4000,
+               _("The match ends when a player's raw total reaches minus this."), "whole",
+               low=1, high=10_000_000, default_help=_("1000 with one deck, 4000 with two")),
+        Option("hands", None, _("With end 'hands': how many hands to play."), "whole_or_null",
+               low=1, high=10_000),
+        Option("stake", 0, _("Money per point in the settlement."), "number", low=0),
+    )
+
+    def check_options(self, options, n):
+        if options["end"] == "hands" and options["hands"] is None:
+            raise RulesError(_("option 'hands' is needed when the match ends after some hands"),
+                             name="hands")
+
+    def new_table(self, players, options):
+        return GongzhuTable(players, options)
+
+    def play(self, table, entry):
+        captured = read_captured(entry.get("captured"), table.options["decks"])
+        hand = Hand(captured, *read_exposed(entry.get("exposed"), table.options))
+        raws = [raw_of(items(cards, hand, table.options)) for cards in captured]
+        table.hands.append(hand)
+        table.raw_totals = [t + r for t, r in zip(table.raw_totals, raws)]
+        table.add({"points": points_of(raws, table.options), "raw": raws})
+
+    def is_over(self, table):
+        options = table.options
+        if options["end"] == "floor":
+            return min(table.raw_totals) <= -options["floor"]
+        return options["end"] == "hands" and len(table.rounds) >= options["hands"]
+
+    def winners(self, table):
+        top = max(table.totals)
+        return [s for s, total in enumerate(table.totals) if total == top]
+
+    def settle(self, table):
+        return settlement(table.players, table.totals, table.options["stake"])
+
+    def extra(self, table, finished):
+        return {"raw_totals": table.raw_totals}
+
+    def entry_from_form(self, form, table):
+        """Fields: owner-CARD (one deck) or owner-CARD-1 / owner-CARD-2 (two decks), each the
+        seat ('0'-'3') that captured that scoring card, e.g. owner-QS, owner-10C-2; rest, a seat
+        that takes every card left without an owner (optional); exposed, repeated, one value per
+        exposed card: QS, JD, 10C, AH (with two decks QS-1, QS-2 for the copies).
+        A card whose owner is not a seat is left out, so the engine names it as not captured.
+        """
+        rest = whole_or_text(form_value(form, "rest"))
+        captured = [[] for _seat in range(4)]
+        for name, card in owner_fields(table.options["decks"]):
+            text = form_value(form, name)
+            owner = whole_or_text(text) if text else rest
+            if owner in range(4):
+                captured[owner].append(card)
+        exposed = [re.sub(r"-[12]$", "", text.strip())
+                   for text in form.get("exposed", []) if text.strip()]
+        return {"captured": captured, "exposed": exposed}
+
+    def breakdown(self, table, index):
+        hand, scored, options = table.hands[index], table.rounds[index], table.options
+        lines = []
+        if hand.exposed:
+            lines.append(Phrase(_("Exposed: %(cards)s"),
+                                cards=" ".join(pretty(c) for c in hand.exposed.elements())))
+        if hand.auto:
+            lines.append(Phrase(_("%(card)s counts as exposed: the other three were."),
+                                card=pretty(hand.auto)))
+        all_shares = shares(scored["raw"], options["mode"])
+        for s, cards in enumerate(hand.captured):
+            lines.append(Line(_("%(name)s %(score)s; %(share)s"), name=table.players[s],
+                              score=self.hand_score(cards, hand, options, scored["raw"][s]),
+                              share=self.share_phrase(table, s, all_shares[s],
+                                                      scored["points"][s], scored["raw"])))
+        return lines
+
+    @staticmethod
+    def hand_score(cards, hand, options, raw):
+        """What a player took and how it makes the raw score."""
+        if not cards:
+            return Phrase(_("took no scoring card: raw 0"))
+        return Line(_("took %(cards)s: %(items)s → raw %(raw)s"),
+                    cards=" ".join(pretty(c) for c in cards),
+                    items=[item_phrase(item, hand) for item in items(cards, hand, options)],
+                    raw=raw)
+
+    @staticmethod
+    def share_phrase(table, s, share, points, raws):
+        """How a raw score becomes points: the zero-sum share (or team half) × multiplier."""
+        options = table.options
+        params = {"share": shown_share(share, options["rounding"]), "points": points,
+                  "multiplier": options["multiplier"]}
+        if options["mode"] == "pairs":
+            team, other = raws[s % 2] + raws[s % 2 + 2], raws[1 - s % 2] + raws[3 - s % 2]
+            return Phrase(_("team raw %(team)s against %(other)s: %(share)s ×%(multiplier)s "
+                            "= %(points)s"), team=team, other=other, **params)
+        return Phrase(_("zero-sum %(share)s ×%(multiplier)s = %(points)s"), **params)
+
+    def status(self, table):
+        """Who leads the next hand and how far the match is from its end."""
+        if self.is_over(table):
+            return [Phrase(_("The match is over."))]
+        lines = [self.leader(table)]
+        options = table.options
+        if options["end"] == "floor" and table.rounds:
+            low = min(table.raw_totals)
+            names = ", ".join(p for p, r in zip(table.players, table.raw_totals) if r == low)
+            lines.append(Phrase(_("The match ends when a raw total reaches -%(floor)s; "
+                                  "lowest now %(raw)s (%(names)s)."),
+                                floor=options["floor"], raw=low, names=names))
+        elif options["end"] == "hands":
+            lines.append(Phrase(_("Hand %(number)s of %(hands)s is next."),
+                                number=len(table.rounds) + 1, hands=options["hands"]))
+        return lines
+
+    @staticmethod
+    def leader(table):
+        """First hand: the holder of 2♣; later: whoever took the pig in the last hand."""
+        if not table.hands:
+            return Phrase(_("The holder of 2♣ leads the first hand."))
+        takers = [table.players[s] for s, cards in enumerate(table.hands[-1].captured)
+                  if "QS" in cards]
+        if len(takers) == 1:
+            return Phrase(_("%(name)s took the pig and leads the next hand."), name=takers[0])
+        return Phrase(_("%(first)s and %(second)s each took a pig: one of them leads the next "
+                        "hand, as the table agrees."), first=takers[0], second=takers[1])
+
+
+GAME = Gongzhu()

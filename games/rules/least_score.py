@@ -1,0 +1,169 @@
+"""Least Score: declare a low hand; penalties; elimination over a threshold."""
+
+import re
+
+from .base import Game, Option, Phrase, RulesError, Table, form_value, gettext_noop as _, per_seat, seat
+from .base import whole, whole_or_text
+from .cards import parse_card, rank_of
+
+CARD_VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
+
+
+class LeastScoreTable(Table):
+    """Adds who is out: seat -> the round (from 1) in which that player went out."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.out = {}
+
+    def still_in(self):
+        return [s for s in range(self.n) if s not in self.out]
+
+
+def card_value(card):
+    rank = rank_of(card)
+    return CARD_VALUES.get(rank) or int(rank)
+
+
+def hand_total(hand, seen):
+    """A hand's total from a number (1-50) or its cards; seen collects the round's cards."""
+    if not isinstance(hand, list):
+        return whole(hand, 1, 50, _("a hand total"))
+    if not 1 <= len(hand) <= 5:
+        raise RulesError(_("a hand holds 1 to 5 cards"))
+    cards = [parse_card(text) for text in hand]
+    for card in cards:
+        if card in seen:
+            raise RulesError(_("%(card)s appears twice"), card=card)
+        seen.add(card)
+    return sum(card_value(card) for card in cards)
+
+
+def hand_totals(table, hands):
+    """Each seat's hand total (None for players who are out), checked against who is in."""
+    per_seat(hands, table.n, _("hands"))
+    seen, totals = set(), []
+    for s, hand in enumerate(hands):
+        name = table.players[s]
+        if s in table.out:
+            if hand is not None:
+                raise RulesError(_("%(name)s is out and has no hand"), name=name)
+            totals.append(None)
+        elif hand is None:
+            raise RulesError(_("%(name)s's hand is missing"), name=name)
+        else:
+            totals.append(hand_total(hand, seen))
+    return totals
+
+
+class LeastScore(Game):
+    slug = "least_score"
+    name = _("Least Score")
+    min_players, max_players = 2, 8
+    summary = _(
+        "Declare when your hand is low. The declaration stands if nobody still in is lower: "
+        "the declarer scores 0, everyone else their hand minus the declarer's. Otherwise the "
+        "declarer scores the penalty plus the difference. Above the threshold you are out."
+    )
+    options = (
+        Option("threshold", 100, _("A player whose total passes this is out."), "whole",
+               low=1, high=1000),
+        Option("eliminate_at", "over", _("Out when strictly above the threshold, or on reaching it."),
+               choices=("over", "reach")),
+        Option("tie", "declarer_wins", _("When the declarer ties the lowest hand."),
+               choices=("declarer_wins", "declarer_fails")),
+        Option("penalty", 20, _("Added to a failed declarer's score."), "whole", low=0, high=1000),
+        Option("end", "last_standing", _("Play until one player is left, or stop at the first out."),
+               choices=("last_standing", "first_out")),
+        Option("halve_on", [], _("Totals landing exactly here are halved (even numbers)."), "evens"),
+    )
+
+    def new_table(self, players, options):
+        return LeastScoreTable(players, options)
+
+    def play(self, table, entry):
+        declarer = seat(entry.get("declarer"), table.n, _("the declarer"))
+        if declarer in table.out:
+            raise RulesError(_("the declarer must be a player still in the game"))
+        totals = hand_totals(table, entry.get("hands"))
+        scored = self.scored(table.options, declarer, totals)
+        landed = [t + p for t, p in zip(table.totals, scored)]
+        halve_on = table.options["halve_on"]
+        after = [t // 2 if p > 0 and t in halve_on else t for t, p in zip(landed, scored)]
+        points = [a - t for a, t in zip(after, table.totals)]
+        table.add({"points": points, "scored": scored})
+        self.eliminate(table)
+
+    def scored(self, options, declarer, totals):
+        """Points as scored before halving: declarer's D against the lowest other hand L."""
+        mine = totals[declarer]
+        lowest = min(t for s, t in enumerate(totals) if t is not None and s != declarer)
+        stands = mine < lowest or (mine == lowest and options["tie"] == "declarer_wins")
+        if stands:
+            return [0 if t is None or s == declarer else t - mine for s, t in enumerate(totals)]
+        return [options["penalty"] + mine - lowest if s == declarer else 0
+                for s in range(len(totals))]
+
+    def eliminate(self, table):
+        for s in table.still_in():
+            if self.over_threshold(table.options, table.totals[s]):
+                table.out[s] = len(table.rounds)
+
+    @staticmethod
+    def over_threshold(options, total):
+        if options["eliminate_at"] == "reach":
+            return total >= options["threshold"]
+        return total > options["threshold"]
+
+    def is_over(self, table):
+        if table.options["end"] == "first_out":
+            return bool(table.out)
+        return len(table.still_in()) <= 1
+
+    def winners(self, table):
+        still_in = table.still_in()
+        lowest = min(table.totals[s] for s in still_in)
+        return [s for s in still_in if table.totals[s] == lowest]
+
+    def extra(self, table, finished):
+        return {"eliminated": {table.players[s]: r for s, r in sorted(table.out.items())}}
+
+    def entry_from_form(self, form, table):
+        """Fields: declarer (a seat), hand-N (a total) or cards-N (cards separated by spaces)."""
+        hands = [None if s in table.out else typed_hand(form, s) for s in range(table.n)]
+        return {"declarer": whole_or_text(form_value(form, "declarer")), "hands": hands}
+
+    def status(self, table):
+        """How far each player still in is from the threshold."""
+        threshold = table.options["threshold"]
+        return [
+            Phrase(_("%(name)s: %(total)s, %(left)s to %(threshold)s"), name=table.players[s],
+                   total=table.totals[s], left=threshold - table.totals[s], threshold=threshold)
+            for s in table.still_in()
+        ] + [Phrase(_("%(name)s is out"), name=table.players[s]) for s in sorted(table.out)]
+
+    def breakdown(self, table, index):
+        """Whether the declaration stood, and any halving."""
+        scored = table.rounds[index]["scored"]
+        points = table.rounds[index]["points"]
+        declarer = table.entries[index]["declarer"]
+        verdict = _("the declaration stands") if scored[declarer] == 0 else _("the declaration fails")
+        lines = [Phrase(_("%(name)s declared: %(verdict)s"), name=table.players[declarer],
+                        verdict=verdict)]
+        lines += [Phrase(_("%(name)s %(points)+d"), name=table.players[s], points=p)
+                 for s, p in enumerate(scored) if p]
+        lines += [Phrase(_("%(name)s landed on a halving total: %(points)+d in all"),
+                         name=table.players[s], points=points[s])
+                  for s in range(table.n) if points[s] != scored[s]]
+        return lines
+
+
+def typed_hand(form, s):
+    """One player's hand as typed: cards when the cards field is used, else the total."""
+    cards = form_value(form, f"cards-{s}")
+    if cards:
+        return [card for card in re.split(r"[\s,]+", cards) if card]
+    return whole_or_text(form_value(form, f"hand-{s}"))
+
+
+GAME = LeastScore()

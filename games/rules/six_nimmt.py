@@ -1,0 +1,241 @@
+"""6 nimmt! (Take 6): bullheads taken per hand, to a limit or one game per hand."""
+
+import re
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+
+from .base import Game, Option, Phrase, RulesError, Table, decimal, form_value
+from .base import gettext_noop as _
+from .base import per_seat, plain, whole, whole_or_text
+
+CENT = Decimal("0.01")
+MODES = ("cards", "bullheads")
+
+
+class SixNimmtTable(Table):
+    """Keeps totals exact (shared ranking points may have cents) and each hand's cards."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.taken = []  # per round: each seat's cards, or None when bullheads were typed
+
+    def add(self, round_result):
+        """Record a scored round; totals are summed in decimal so cents stay exact."""
+        self.rounds.append(round_result)
+        points = round_result["points"]
+        self.totals = [plain(decimal(t) + decimal(p)) for t, p in zip(self.totals, points)]
+
+
+def bullheads_of(card):
+    """The bullheads a card carries."""
+    if card == 55:
+        return 7
+    if card % 11 == 0:
+        return 5
+    if card % 10 == 0:
+        return 3
+    if card % 5 == 0:
+        return 2
+    return 1
+
+
+def highest_card(options, n):
+    """M, the highest card in play for n players under the deck option."""
+    if options["deck"] == "tactics":
+        return 10 * n + 4
+    if options["deck"] == "full" or n >= 7:
+        return 104
+    return 64 if n == 2 else 84
+
+
+def fewest_taken(n):
+    """The fewest cards (and so bullheads) a hand's players take in all (4 to 20 stay in rows)."""
+    return 10 * n - 16
+
+
+def most_bullheads(n, high):
+    """The most bullheads the 10n highest-scoring cards in 1..high carry."""
+    return sum(sorted((bullheads_of(c) for c in range(1, high + 1)), reverse=True)[:10 * n])
+
+
+def cards_taken(taken, table, high):
+    """Each seat's cards, checked: in 1..high, none twice, 10n - 16 to 10n in all."""
+    per_seat(taken, table.n, _("the cards taken"))
+    seen = set()
+    for name, cards in zip(table.players, taken):
+        if not isinstance(cards, list):
+            raise RulesError(_("%(name)s's cards must be a list of card numbers"), name=name)
+        for card in cards:
+            whole(card, 1, high, _("a card"))
+            if card in seen:
+                raise RulesError(_("card %(card)s was taken twice"), card=card)
+            seen.add(card)
+    low, most = fewest_taken(table.n), 10 * table.n
+    if not low <= len(seen) <= most:
+        raise RulesError(_("a hand's players take %(low)s to %(high)s cards in all, not %(count)s"),
+                         low=low, high=most, count=len(seen))
+    return taken
+
+
+def bullhead_counts(counts, table, high):
+    """Each seat's typed bullheads, checked against what one hand can hold."""
+    per_seat(counts, table.n, _("the bullheads"))
+    low, most = fewest_taken(table.n), most_bullheads(table.n, high)
+    for count in counts:
+        whole(count, 0, most, _("a player's bullheads"))
+    if not low <= sum(counts) <= most:
+        raise RulesError(
+            _("a hand's bullheads add up to %(low)s to %(high)s in all, not %(total)s"),
+            low=low, high=most, total=sum(counts),
+        )
+    return counts
+
+
+def ranking_points(counts, options):
+    """Ranking points from bullhead counts: draw bonus, or the pool shared and losers by rank."""
+    pool, bonus = (8, 2) if len(counts) <= 6 else (12, 3)
+    if len(set(counts)) == 1:
+        return [bonus] * len(counts)
+    fewest = min(counts)
+    share = Decimal(pool) / counts.count(fewest)
+    if options["share_rounding"] == "up":
+        share = share.to_integral_value(rounding=ROUND_CEILING)
+    else:
+        share = share.quantize(CENT, rounding=ROUND_HALF_UP)
+    losing = sorted(c for c in counts if c != fewest)
+    if options["loser_rank"] == "dense":
+        losing = sorted(set(losing))
+    return [plain(share) if c == fewest else -1 - losing.index(c) for c in counts]
+
+
+def signed(number):
+    """A number with its sign for people: +8, -1, 0."""
+    return f"{number:+}" if number else "0"
+
+
+class SixNimmt(Game):
+    slug = "six_nimmt"
+    name = _("6 nimmt!")
+    min_players, max_players = 2, 10
+    summary = _(
+        "Each hand every player plays 10 numbered cards onto four rows; placing a row's sixth "
+        "card, or a card too low for every row, takes cards and their bullheads. Fewer bullheads "
+        "is better: play until someone reaches 66, or score each hand as a game of its own."
+    )
+    options = (
+        Option("deck", "seed", _("Cards in play: by player count (1-64, 1-84, 1-104), always "
+                                 "1-104, or 10 per player plus 4."),
+               choices=("seed", "full", "tactics")),
+        Option("end", "66", _("Play until someone reaches the limit, or make each hand a game "
+                              "scored in ranking points."), choices=("66", "hand")),
+        Option("limit", 66, _("The match ends after the hand in which a total reaches this."),
+               "whole", low=1, high=1000),
+        Option("share_rounding", "up", _("Winners sharing the pool: round each share up, or keep "
+                                         "two decimals."), choices=("up", "exact")),
+        Option("loser_rank", "competition", _("Losers level on bullheads lose the same; the next "
+                                              "skips a place (competition) or not (dense)."),
+               choices=("competition", "dense")),
+        Option("hands", None, _("With one game per hand: how many hands to play (empty: until "
+                                "the table closes the match)."),
+               "whole_or_null", low=1, high=10000),
+    )
+
+    def new_table(self, players, options):
+        return SixNimmtTable(players, options)
+
+    def play(self, table, entry):
+        taken, counts = entry.get("taken"), entry.get("bullheads")
+        if taken is not None and counts is not None:
+            raise RulesError(_("enter the cards taken or the bullheads, not both"))
+        if taken is None and counts is None:
+            raise RulesError(_("enter the cards or the bullheads each player took"))
+        high = highest_card(table.options, table.n)
+        if taken is not None:
+            taken = cards_taken(taken, table, high)
+            counts = [sum(bullheads_of(card) for card in cards) for cards in taken]
+        else:
+            counts = bullhead_counts(counts, table, high)
+        if table.options["end"] == "hand":
+            points = ranking_points(counts, table.options)
+        else:
+            points = counts
+        table.taken.append(taken)
+        table.add({"points": points, "bullheads": counts})
+
+    def is_over(self, table):
+        options = table.options
+        if options["end"] == "hand":
+            return options["hands"] is not None and len(table.rounds) >= options["hands"]
+        return any(total >= options["limit"] for total in table.totals)
+
+    def winners(self, table):
+        best = max if table.options["end"] == "hand" else min
+        top = best(table.totals)
+        return [s for s, total in enumerate(table.totals) if total == top]
+
+    def extra(self, table, finished):
+        if finished and table.options["end"] == "66":
+            return {"ranking_points": ranking_points(table.totals, table.options)}
+        return {}
+
+    def entry_from_form(self, form, table):
+        """Fields: mode ("cards" or "bullheads") and, per seat N, taken-N or bullheads-N.
+
+        taken-N: the card numbers seat N took, as repeated values and/or text separated by
+        spaces or commas. bullheads-N: the bullheads seat N took, typed. mode says which of the
+        two is used; without it, the cards when any taken-N holds a number, else the bullheads.
+        """
+        taken = [[whole_or_text(text) for value in form.get(f"taken-{s}") or []
+                  for text in re.split(r"[\s,]+", value.strip()) if text]
+                 for s in range(table.n)]
+        mode = form_value(form, "mode")
+        if mode not in MODES:
+            mode = "cards" if any(taken) else "bullheads"
+        if mode == "cards":
+            return {"taken": taken}
+        return {"bullheads": [whole_or_text(form_value(form, f"bullheads-{s}"))
+                              for s in range(table.n)]}
+
+    def breakdown(self, table, index):
+        """Each player's bullheads that hand (and the cards, when entered), and ranking points."""
+        scored, taken = table.rounds[index], table.taken[index]
+        phrases = []
+        for s, name in enumerate(table.players):
+            count = scored["bullheads"][s]
+            if taken is None:
+                phrases.append(Phrase(_("%(name)s's bullheads this hand: %(count)s"),
+                                      name=name, count=count))
+            else:
+                cards = ", ".join(str(card) for card in sorted(taken[s])) or "-"
+                phrases.append(Phrase(_("%(name)s's bullheads this hand: %(count)s (cards "
+                                        "%(cards)s)"), name=name, count=count, cards=cards))
+        if table.options["end"] == "hand":
+            phrases += [Phrase(_("%(name)s's ranking points: %(points)s"), name=name,
+                               points=signed(points))
+                        for name, points in zip(table.players, scored["points"])]
+        return phrases
+
+    def status(self, table):
+        """The cards in play, then how far each player is from the limit, or which hand is next."""
+        options = table.options
+        phrases = [Phrase(_("cards 1 to %(high)s are in play"),
+                          high=highest_card(options, table.n))]
+        if options["end"] == "hand":
+            number = len(table.rounds) + 1
+            if options["hands"] is None:
+                phrases.append(Phrase(_("hand %(number)s next; close the match to stop"),
+                                      number=number))
+            elif number <= options["hands"]:
+                phrases.append(Phrase(_("hand %(number)s of %(hands)s next"), number=number,
+                                      hands=options["hands"]))
+            return phrases
+        limit = options["limit"]
+        for name, total in zip(table.players, table.totals):
+            if total >= limit:
+                phrases.append(Phrase(_("%(name)s has reached %(limit)s"), name=name, limit=limit))
+            else:
+                phrases.append(Phrase(_("%(name)s: %(left)s to %(limit)s"), name=name,
+                                      left=limit - total, limit=limit))
+        return phrases
+
+
+GAME = SixNimmt()

@@ -1,0 +1,40 @@
+"""Small template helpers: index a list, render an engine phrase, sign a number."""
+
+from django import template
+from django.utils.translation import gettext
+
+register = template.Library()
+
+
+@register.filter
+def at(sequence, index):
+    """sequence[index], or None when there is no such item."""
+    try:
+        return sequence[index]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+@register.filter
+def phrase(value):
+    """An engine Phrase in the reader's language."""
+    return value.render(gettext)
+
+
+@register.filter
+def signed(number):
+    """+12, -3, 0."""
+    return f"+{number}" if isinstance(number, (int, float)) and number > 0 else f"{number}"
+
+
+@register.filter
+def joined(value):
+    """A typed list (cards) back as the text the player typed; other values unchanged."""
+    if isinstance(value, list):
+        return " ".join(str(item) for item in value)
+    return "" if value is None else value
+
+
+@register.filter
+def is_list(value):
+    return isinstance(value, list)

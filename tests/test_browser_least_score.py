@@ -1,0 +1,86 @@
+"""A table plays Least Score on a phone: start, play to the end, edit a round, mistype a hand."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def start_match(page, players, threshold):
+    page.goto("/")
+    page.get_by_role("link", name="Least Score").click()
+    for seat, name in enumerate(players):
+        page.locator(f"input[name=player_{seat}]").fill(name)
+    page.get_by_text("Options").click()
+    page.locator("input[name=threshold]").fill(str(threshold))
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+
+
+def play_round(page, declarer, hands):
+    """Tap the declarer, type each hand still in (a number, or cards as text), save."""
+    page.locator("#entry label.pill", has_text=declarer).click()
+    for seat, hand in hands.items():
+        if isinstance(hand, str):
+            page.locator(f"details:has(input[name=cards-{seat}]) summary").click()
+            page.locator(f"input[name=cards-{seat}]").fill(hand)
+        else:
+            page.locator(f"input[name=hand-{seat}]").fill(str(hand))
+    save(page, "Save round")
+
+
+def save(page, button):
+    """Tap a save button and wait until htmx has swapped in the answer."""
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        page.get_by_role("button", name=button).click()
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+
+
+def totals(page):
+    return page.locator(".scoreboard tfoot td").all_inner_texts()
+
+
+def test_a_table_plays_least_score_to_the_end(phone):
+    page = phone
+    start_match(page, ["Ann", "Bo", "Chen"], threshold=25)
+
+    play_round(page, "Ann", {0: 7, 1: 15, 2: 20})
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    assert totals(page) == ["0", "8", "13"]
+    expect(page.locator(".breakdown")).to_contain_text("Ann declared: the declaration stands")
+
+    # A mistyped hand: the message shows, the typed values stay, nothing is saved.
+    play_round(page, "Bo", {0: 9, 1: 5, 2: 75})
+    expect(page.locator("#entry .error")).to_contain_text("round 2: a hand total must be")
+    expect(page.locator("input[name=hand-0]")).to_have_value("9")
+    expect(page.locator("input[name=hand-2]")).to_have_value("75")
+    expect(page.locator("input[name=declarer][value='1']")).to_be_checked()
+    assert page.locator(".scoreboard tbody tr").count() == 1
+    screenshot(page, "least-score-error")
+
+    play_round(page, "Bo", {0: 9, 1: 5, 2: 4})  # Bo fails: 20 + 1 = 21 → 29, out at 25
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    assert totals(page) == ["0", "29", "13"]
+    expect(page.locator("#entry")).to_contain_text("out")
+    assert page.locator("input[name=hand-1]").count() == 0
+    expect(page.locator(".status")).to_contain_text("Bo is out")
+
+    play_round(page, "Chen", {0: 14, 2: 3})
+    play_round(page, "Ann", {0: 6, 2: 18})
+    play_round(page, "Chen", {0: "9C", 2: "AS AD"})
+    assert totals(page) == ["18", "29", "25"]
+    play_round(page, "Ann", {0: 4, 2: 10})  # Chen 31: out, Ann is the last one in
+    expect(page.locator(".banner")).to_contain_text("Ann won")
+    assert page.locator("#entry").count() == 0
+    assert totals(page) == ["18", "29", "31"]
+    screenshot(page, "least-score-finished")
+
+    # Editing round 1 recomputes everything after it.
+    page.get_by_role("link", name="1", exact=True).click()
+    page.locator("input[name=hand-2]").fill("14")
+    save(page, "Save changes")
+    assert totals(page) == ["18", "29", "25"]  # Chen scored 7, not 13: at 25, still in
+    expect(page.locator(".banner")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Round 7")).to_be_visible()
