@@ -60,7 +60,8 @@ def match_page(request, public_id):
 def render_match(request, match, entry=None, error=None, status=200):
     """The match page, or just its body for an htmx request; entry and error refill the form."""
     context = scoreboard(match)
-    context.update(entry=entry, error=error, form_url=_round_url(match))
+    context.update(entry=entry, error=error, form_url=_round_url(match),
+                   extra=context["game"].entry_context(context["table"]))
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
@@ -152,8 +153,25 @@ def round_edit(request, public_id, number):
             Round.objects.filter(pk=stored[position].pk).update(entry=entry)
             return redirect("match", public_id=match.public_id)
     context = {"match": match, "game": match.rules, "table": before, "entry": entry,
-               "error": error, "round_number": position + 1, "stored_round": stored[position]}
+               "error": error, "round_number": position + 1, "stored_round": stored[position],
+               "extra": match.rules.entry_context(before)}
     return render(request, "games/round_edit.html", context, status=422 if error else 200)
+
+
+@require_POST
+def round_preview(request, public_id):
+    """What the round being typed would score, before it is saved (htmx, while typing)."""
+    match = get_match(public_id)
+    entries = [r.entry for r in match.rounds.all()]
+    game, table, _closed = rules.replay(match.document(entries))
+    entry = game.entry_from_form(dict(request.POST.lists()), table)
+    context = {"lines": [], "error": None}
+    try:
+        rules.play_round(game, table, entry)
+        context["lines"] = game.breakdown(table, len(table.rounds) - 1)
+    except rules.RulesError as error:
+        context["error"] = error.render(_)
+    return render(request, "games/partials/preview.html", context)
 
 
 def _position(stored, number):
@@ -171,8 +189,9 @@ def round_delete(request, public_id, number):
     position = _position(stored, number)
     error = check(match, [r.entry for k, r in enumerate(stored) if k != position])
     if error:
+        before = rules.replay(match.document([r.entry for r in stored[:position]]))[1]
         context = {"match": match, "game": match.rules, "entry": stored[position].entry,
-                   "table": rules.replay(match.document([r.entry for r in stored[:position]]))[1],
+                   "table": before, "extra": match.rules.entry_context(before),
                    "error": _("This round cannot be deleted: %(why)s") % {"why": error},
                    "round_number": position + 1, "stored_round": stored[position]}
         return render(request, "games/round_edit.html", context, status=422)

@@ -21,6 +21,11 @@ def start_match(page, players, threshold):
 
 def play_round(page, declarer, hands):
     """Tap the declarer, type each hand still in (a number, or cards as text), save."""
+    fill_round(page, declarer, hands)
+    save(page, "Save round")
+
+
+def fill_round(page, declarer, hands):
     page.locator("#entry label.pill", has_text=declarer).click()
     for seat, hand in hands.items():
         if isinstance(hand, str):
@@ -28,12 +33,11 @@ def play_round(page, declarer, hands):
             page.locator(f"input[name=cards-{seat}]").fill(hand)
         else:
             page.locator(f"input[name=hand-{seat}]").fill(str(hand))
-    save(page, "Save round")
 
 
 def save(page, button):
     """Tap a save button and wait until htmx has swapped in the answer."""
-    with page.expect_response(lambda response: response.request.method == "POST"):
+    with page.expect_response(lambda r: r.request.method == "POST" and "/preview/" not in r.url):
         page.get_by_role("button", name=button).click()
     expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
 
@@ -46,7 +50,9 @@ def test_a_table_plays_least_score_to_the_end(phone):
     page = phone
     start_match(page, ["Ann", "Bo", "Chen"], threshold=25)
 
-    play_round(page, "Ann", {0: 7, 1: 15, 2: 20})
+    fill_round(page, "Ann", {0: 7, 1: 15, 2: 20})
+    expect(page.locator("#preview")).to_contain_text("Ann declared: the declaration stands")
+    save(page, "Save round")
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     assert totals(page) == ["0", "8", "13"]
     expect(page.locator(".breakdown")).to_contain_text("Ann declared: the declaration stands")

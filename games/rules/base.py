@@ -240,6 +240,10 @@ class Game:
         """Turn a posted entry form into a round entry document."""
         raise NotImplementedError
 
+    def entry_context(self, table):
+        """Extra values the game's entry template needs (for example the cards in play)."""
+        return {}
+
     def breakdown(self, table, index):
         """Phrases explaining how round index (from 0) was scored."""
         return []
