@@ -88,6 +88,8 @@ def scoreboard(match):
         "leaders": set(game.leaders(table)), "status": game.status(table),
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
         "latest": latest + 1,
+        # A game may draw more of its result at the end (ranking points, the kid rule).
+        "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],
     }
 
 

@@ -301,7 +301,7 @@ def test_the_floor_is_checked_on_raw_totals():
     assert rejected(PLAIN, PLAIN, PLAIN, floor=240) == "round 3: the match is already finished"
 
 
-def test_the_floor_of_the_worked_match():
+def test_the_default_floor_is_1000_raw():
     result = score(match(PLAIN, PLAIN, PLAIN, PLAIN, PLAIN, PLAIN, PLAIN, PLAIN))
     assert (result["raw_totals"][0], result["finished"]) == (-960, False)
     result = score(match(*[PLAIN] * 9))
@@ -375,7 +375,7 @@ def test_exact_rounding_settles_without_remainder():
     (hand("QS", "JD", "10C", REST, exposed=["QS", "QS"]), {},
      "round 1: QS was exposed 2 times, but there is only one"),
     # two decks: twice is right, once or three times is not
-    (hand("QS", "JD JD", "10C 10C", REST, decks=2), {"decks": 2},
+    (hand("QS QS", "QS", "JD JD 10C 10C", REST, decks=2), {"decks": 2},
      "round 1: QS was captured 3 times, but two decks have only two"),
     ({"captured": [["QS"], ["JD", "JD"], ["10C", "10C"], HEARTS.split() * 2]}, {"decks": 2},
      "round 1: only one QS was captured, but two decks have two"),
@@ -392,7 +392,7 @@ def test_rejected(entry, options, message):
 
 
 def test_the_round_is_named():
-    assert rejected(PLAIN, hand("QS", "JD", "", REST)) == (
+    assert rejected(PLAIN, hand("QS", "JD", "", HEARTS)) == (
         "round 2: 10C was not captured by anyone")
 
 
@@ -403,13 +403,17 @@ def test_exposed_may_be_missing_or_null():
 
 @pytest.mark.parametrize("notation", ["QS", "Q♠", "qs", " q♠ ", "Q♤"])
 def test_card_notations_for_the_pig(notation):
-    assert raw(hand(notation, "JD", "10C 2H", REST, exposed=[notation])) == [-200, 100, 0, -200]
+    entry = {"captured": [[notation], ["JD"], ["10C", "2H"], HEARTS.split()[:-1]],
+             "exposed": [notation]}
+    assert raw(entry) == [-200, 100, 0, -200]
 
 
-@pytest.mark.parametrize("ten, ace", [("TC", "A♥️"), ("10C", "ah"), ("10♣", "A♥"), ("tc", "AH")])
+@pytest.mark.parametrize("ten, ace", [("TC", "A♥\ufe0f"), ("10C", "ah"), ("10♣", "A♥"),
+                                      ("tc", "AH")])
 def test_card_notations_for_ten_and_ace(ten, ace):
-    # A♥ exposed: Ann (-50 × 2) × 2
-    assert raw(hand(f"{ten} {ace}", "QS", "JD", REST, exposed=[ace])) == [-200, -100, 100, -300]
+    # A♥ exposed: Ann (-50 × 2) × 2; Dee (-150 × 2)
+    entry = {"captured": [[ten, ace], ["QS"], ["JD"], HEARTS.split()[1:]], "exposed": [ace]}
+    assert raw(entry) == [-200, -100, 100, -300]
 
 
 # ---- breakdown and status
@@ -439,16 +443,17 @@ def test_breakdown_of_special_hands():
     assert lines(GAME.breakdown(table, 0))[:3] == [
         "Exposed: Q♠ J♦ A♥ 10♣",
         "10♣ counts as exposed: the other three were.",
+        # raw 100, -200, 200, 400; S = 500: (400 - 500)/3 = -33.33
         "Ann took 10♣: transformer alone 25 ×4 (10♣ exposed) → raw 100; "
-        "zero-sum 100 ×12 = 1200",
+        "zero-sum -33 ×12 = -396",
     ]
     table = table_after(hand(GRAND_SLAM, "", "", "", exposed=["QS"]))
     assert lines(GAME.breakdown(table, 0))[1].startswith(
         "Ann took Q♠ J♦ 10♣ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: "
-        "grand slam 800 ×2 (1 cards exposed) → raw 1600")
+        "grand slam 800 ×2 (Q♠ exposed) → raw 1600")
     table = table_after(ALL_RED)
     assert lines(GAME.breakdown(table, 0))[0].startswith(
-        "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig, turned by all red 100, "
+        "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100, "
         "all red 200 → raw 300")
 
 
@@ -474,7 +479,8 @@ def test_status_says_who_leads():
     table = table_after(PLAIN, hand("JD", "AH", "10C", "QS " + HEARTS.replace("AH ", "")))
     assert lines(GAME.status(table)) == [
         "Dee took the pig and leads the next hand.",
-        "The match ends when a raw total reaches -1000; lowest now -270 (Dee).",
+        # Dee: -60, then the pig -100 and twelve hearts -150
+        "The match ends when a raw total reaches -1000; lowest now -310 (Dee).",
     ]
     table = table_after(hand("QS", "QS", "JD JD", REST, decks=2), decks=2, end="hands", hands=3)
     assert lines(GAME.status(table)) == [
@@ -503,12 +509,12 @@ def test_form_gives_the_entry():
 
 
 def test_form_with_exposed_cards_and_every_owner():
-    posted = form(**{f"owner_{card}": "3" for card in SCORING}, owner_QS="0",
+    posted = form(**{**{f"owner_{card}": "3" for card in SCORING}, "owner_QS": "0"},
                   exposed=["QS", "AH"])
     entry = GAME.entry_from_form(posted, table_after())
     assert entry == {"captured": [["QS"], [], [], SCORING[1:]], "exposed": ["QS", "AH"]}
-    # Dee: (100 - 400) × 2
-    assert score(match(entry))["rounds"][0]["raw"] == [-200, 0, 0, -600]
+    # Dee took all 13 hearts: (sheep 100 + all red 200 × 2) × 2
+    assert score(match(entry))["rounds"][0]["raw"] == [-200, 0, 0, 1000]
 
 
 def test_form_with_two_decks_names_the_copies():
@@ -535,6 +541,7 @@ def test_form_with_two_decks_names_the_copies():
 def test_form_with_missing_or_bad_values(posted, message):
     entry = GAME.entry_from_form(posted, table_after())
     if message is None:
-        assert score(match(entry))["rounds"][0]["raw"][3] == 200  # Dee: all red, no pig
+        # Dee: Q♠ and all the hearts, all red 200 and the pig turned to +100
+        assert score(match(entry))["rounds"][0]["raw"][3] == 300
     else:
         assert rejected(entry) == message

@@ -111,7 +111,7 @@ def items(cards, hand, options):
     all_red = len(hearts) == 13 * decks
     if count["QS"]:
         turned = all_red and options["all_red_pig"]
-        label, value = (_("pig, turned by all red"), 100) if turned else (_("pig"), -100)
+        label, value = (_("pig turned by all red"), 100) if turned else (_("pig"), -100)
         found.append(Item(label, value * count["QS"], 2 ** exposed["QS"], "QS"))
     if count["JD"]:
         found.append(Item(_("sheep"), 100 * count["JD"], 2 ** exposed["JD"], "JD"))
@@ -182,8 +182,7 @@ def exposure(card, times):
 def item_phrase(item, hand):
     """One item for the breakdown: label, value, ×factor and the exposure behind it."""
     if item.card is None:
-        reason = Phrase(_("%(count)s cards exposed"), count=sum(hand.exposed.values()))
-        reason = reason if hand.exposed else None
+        reason = [exposure(card, times) for card, times in hand.exposed.items()]
     else:
         reason = exposure(item.card, hand.exposed[item.card])
     text = "%(label)s" + (" %(value)s" if item.value is not None else "")
