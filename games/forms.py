@@ -17,7 +17,8 @@ def option_field(option):
     if option.kind == "choice":
         choices = [(json.dumps(c), str(c).replace("_", " ")) for c in option.choices]
         return forms.TypedChoiceField(label=label, help_text=help_text, choices=choices,
-                                      coerce=json.loads, initial=json.dumps(option.default))
+                                      coerce=json.loads, initial=json.dumps(option.default),
+                                      required=False, empty_value=None)
     if option.kind == "bool":
         return forms.BooleanField(label=label, help_text=help_text, required=False,
                                   initial=option.default)

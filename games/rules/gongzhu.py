@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from .base import Game, Option, Phrase, RulesError, Table, Term, form_value, gettext_noop as _
 from .base import per_seat, plain, whole_or_text
-from .cards import parse_card, parse_cards, pretty
+from .cards import parse_cards, pretty
 from .settle import settlement
 
 HEARTS = {"AH": -50, "KH": -40, "QH": -30, "JH": -20, "10H": -10, "9H": -10, "8H": -10,

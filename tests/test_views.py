@@ -1,0 +1,194 @@
+"""The match screens without a browser: forms post and redirect, bad input never saves."""
+
+import subprocess
+import sys
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def new_least_score(client, **options):
+    form = {"player_0": " Ann ", "player_1": "Bo", "player_2": "Chen", **options}
+    response = client.post(reverse("new_match", args=["least_score"]), form)
+    assert response.status_code == 302
+    return Match.objects.get()
+
+
+def post_round(client, match, declarer, *hands, **headers):
+    form = {"declarer": str(declarer)}
+    form.update({f"hand-{seat}": str(hand) for seat, hand in enumerate(hands)})
+    return client.post(reverse("round_create", args=[match.public_id]), form, **headers)
+
+
+def test_home_lists_every_game(client):
+    page = client.get("/").content.decode()
+    for name in ["Least Score", "Gongzhu", "6 nimmt!", "Smear", "Sanming"]:
+        assert name in page
+
+
+def test_starting_a_match_stores_trimmed_players_and_typed_options(client):
+    match = new_least_score(client, threshold="25")
+    assert match.players == ["Ann", "Bo", "Chen"]
+    assert match.options["threshold"] == 25
+    assert len(match.public_id) >= 24
+
+
+def test_the_match_is_remembered_on_this_phone(client):
+    match = new_least_score(client)
+    assert match.public_id in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"player_0": "Ann", "player_1": "Ann"}, "two players are called Ann"),
+    ({"player_0": "Ann"}, "This field is required"),
+    ({"player_0": "Ann", "player_1": "Bo", "threshold": "5000"}, "less than or equal to 1000"),
+    ({"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"}, "option &#x27;halve_on&#x27;"),
+])
+def test_a_bad_new_match_form_says_why_and_keeps_the_names(client, form, message):
+    response = client.post(reverse("new_match", args=["least_score"]), form)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert message in page
+    assert 'value="Ann"' in page
+    assert not Match.objects.exists()
+
+
+def test_a_round_posts_and_redirects_without_javascript(client):
+    match = new_least_score(client)
+    response = post_round(client, match, 0, 7, 15, 20)
+    assert response.status_code == 302
+    assert Round.objects.get().entry == {"declarer": 0, "hands": [7, 15, 20]}
+    page = client.get(response.url).content.decode()
+    assert "Ann declared: the declaration stands" in page
+
+
+def test_with_htmx_the_round_swaps_in_the_match_body(client):
+    match = new_least_score(client)
+    response = post_round(client, match, 0, 7, 15, 20, HTTP_HX_REQUEST="true")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.lstrip().startswith('<div id="match-body">')
+    assert "Round 2" in page
+
+
+@pytest.mark.parametrize("hands, message", [
+    (["7", "abc", "20"], "round 1: a hand total must be a whole number from 1 to 50"),
+    (["7", "", "20"], "round 1: Bo&#x27;s hand is missing"),
+    (["7", "15", "99"], "round 1: a hand total must be a whole number from 1 to 50"),
+])
+def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, message):
+    match = new_least_score(client)
+    response = post_round(client, match, 0, *hands)
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert message in page
+    for typed in hands:
+        assert f'value="{typed}"' in page
+    assert not Round.objects.exists()
+
+
+def test_cards_typed_for_a_hand_are_counted_and_kept_when_refused(client):
+    match = new_least_score(client)
+    url = reverse("round_create", args=[match.public_id])
+    form = {"declarer": "2", "hand-0": "9", "hand-1": "12", "cards-2": "AS AS"}
+    page = client.post(url, form).content.decode()
+    assert "round 1: AS appears twice" in page
+    assert 'value="AS AS"' in page
+    form["cards-2"] = "A♠ 1d".replace("1d", "AD")
+    assert client.post(url, form).status_code == 302
+    assert Round.objects.get().entry["hands"][2] == ["A♠", "AD"]
+
+
+def test_editing_a_round_recomputes_the_totals(client):
+    match = new_least_score(client)
+    post_round(client, match, 0, 7, 15, 20)
+    post_round(client, match, 1, 9, 5, 4)
+    first = Round.objects.get(number=1)
+    url = reverse("round_edit", args=[match.public_id, first.number])
+    assert client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "10", "hand-2": "20"}).status_code == 302
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    # Round 1 now gives Bo 3 (not 8); round 2 his failed declaration 20 + 1.
+    assert '<td class="">24</td>' in page or ">24<" in page
+
+
+def test_an_edit_that_breaks_a_later_round_is_refused(client):
+    match = new_least_score(client, threshold="25")
+    post_round(client, match, 0, 7, 15, 20)
+    post_round(client, match, 1, 9, 5, 4)   # Bo fails: 8 + 21 = 29, out
+    post_round(client, match, 2, 14, "", 3)
+    second = Round.objects.get(number=2)
+    url = reverse("round_edit", args=[match.public_id, second.number])
+    edit = {"declarer": "1", "hand-0": "9", "hand-1": "3", "hand-2": "4"}  # Bo now stays in
+    response = client.post(url, edit)
+    assert response.status_code == 422
+    assert "round 3: Bo&#x27;s hand is missing" in response.content.decode()
+    assert Round.objects.get(number=2).entry["hands"] == [9, 5, 4]
+
+
+def test_deleting_a_round_recomputes_and_refuses_when_later_rounds_break(client):
+    match = new_least_score(client, threshold="25")
+    post_round(client, match, 0, 7, 15, 20)
+    post_round(client, match, 1, 9, 5, 4)
+    post_round(client, match, 2, 14, "", 3)
+    refused = client.post(reverse("round_delete", args=[match.public_id, 2]))
+    assert refused.status_code == 422
+    assert Round.objects.count() == 3
+    assert client.post(reverse("round_delete", args=[match.public_id, 3])).status_code == 302
+    assert list(Round.objects.values_list("number", flat=True)) == [1, 2]
+
+
+def test_closing_by_hand_names_the_winner_and_hides_the_form(client):
+    match = new_least_score(client)
+    post_round(client, match, 0, 7, 15, 20)
+    client.post(reverse("match_close", args=[match.public_id]))
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert "Ann won" in page
+    assert 'id="entry"' not in page
+    client.post(reverse("match_close", args=[match.public_id]), {"closed": "0"})
+    assert 'id="entry"' in client.get(reverse("match", args=[match.public_id])).content.decode()
+
+
+def test_a_round_after_the_end_is_refused(client):
+    match = new_least_score(client, threshold="25", end='"first_out"')
+    post_round(client, match, 1, 9, 5, 4)  # Bo fails: 21 ... not out yet
+    post_round(client, match, 1, 9, 5, 4)  # Bo 42: out, the match ends
+    response = post_round(client, match, 0, 1, "", 3)
+    assert response.status_code == 422
+    assert "round 3: the match is already finished" in response.content.decode()
+
+
+def test_unknown_match_and_round_are_404(client):
+    assert client.get("/m/not-a-match/").status_code == 404
+    match = new_least_score(client)
+    assert client.get(reverse("round_edit", args=[match.public_id, 9])).status_code == 404
+
+
+def test_the_match_page_needs_the_same_queries_for_2_and_20_rounds(client, django_assert_max_num_queries):
+    match = new_least_score(client, threshold="1000")
+    for _ in range(2):
+        post_round(client, match, 0, 1, 15, 20)
+    with django_assert_max_num_queries(3):
+        client.get(reverse("match", args=[match.public_id]))
+    for _ in range(18):
+        post_round(client, match, 0, 1, 15, 20)
+    with django_assert_max_num_queries(3):
+        client.get(reverse("match", args=[match.public_id]))
+
+
+def test_a_bad_setting_stops_the_start_with_a_clear_message():
+    run = subprocess.run([sys.executable, "manage.py", "check"], capture_output=True, text=True,
+                         env={"DEBUG": "maybe", "PATH": "/usr/bin:/bin"})
+    assert run.returncode != 0
+    assert "DEBUG must be 1/true/yes/on or 0/false/no/off, not 'maybe'" in run.stderr
+
+
+def test_the_https_setup_passes_the_deployment_checks():
+    env = {"HTTPS": "1", "ALLOWED_HOSTS": "scores.example.org", "PATH": "/usr/bin:/bin",
+           "SECRET_KEY": "x" * 60 + "a-long-random-looking-secret-key-for-the-test-only"}
+    run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
