@@ -13,7 +13,7 @@ from games import rules
 def option_field(option):
     """A form field for one engine option; blank means 'the default'."""
     label = option.name.replace("_", " ")
-    help_text = _(option.help)
+    help_text = f"{_(option.help)} {default_note(option)}"
     if option.kind == "choice":
         choices = [(json.dumps(c), str(c).replace("_", " ")) for c in option.choices]
         return forms.TypedChoiceField(label=label, help_text=help_text, choices=choices,
@@ -31,6 +31,20 @@ def option_field(option):
     initial = None if callable(option.default) else option.default
     return forms.IntegerField(label=label, help_text=help_text, required=False,
                               min_value=option.low, max_value=option.high, initial=initial)
+
+
+def default_note(option):
+    """'Default: 100.' (nothing for a default that depends on another option: its help says)."""
+    if callable(option.default):
+        return ""
+    default = option.default
+    if isinstance(default, bool):
+        default = _("on") if default else _("off")
+    elif isinstance(default, list):
+        default = ", ".join(map(str, default)) or _("none")
+    elif default is None:
+        default = _("none")
+    return _("Default: %(default)s.") % {"default": str(default).replace("_", " ")}
 
 
 def plain_number(value):

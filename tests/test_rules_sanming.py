@@ -242,6 +242,14 @@ def test_a_typical_form_becomes_the_entry_the_engine_accepts():
     assert score(match(entry))["rounds"] == [{"points": [48, 0, 3]}]
 
 
+def test_the_winners_row_on_the_form_is_left_out():
+    # Cards typed for a player who is then tapped as the winner are not theirs to hold.
+    form = {"winner": ["2"], "cards_left-0": ["5"], "cards_left-1": ["12"],
+            "cards_left-2": ["18"], "bombed-1": ["1"], "bombed-2": ["x"]}
+    entry = GAME.entry_from_form(form, table_after())
+    assert entry == {"winner": 2, "cards_left": [5, 12, None], "bombed": [0, 1, 0]}
+
+
 def test_missing_bomb_fields_mean_no_bombs():
     form = {"winner": ["0"], "cards_left-1": ["17"], "cards_left-2": ["9"]}
     entry = GAME.entry_from_form(form, table_after())

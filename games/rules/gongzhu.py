@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from .base import Game, Option, Phrase, RulesError, Table, Term, form_value, gettext_noop as _
 from .base import per_seat, plain, whole_or_text
-from .cards import parse_cards, pretty
+from .cards import is_red, parse_cards, pretty
 from .settle import settlement
 
 HEARTS = {"AH": -50, "KH": -40, "QH": -30, "JH": -20, "10H": -10, "9H": -10, "8H": -10,
@@ -279,6 +279,26 @@ class Gongzhu(Game):
         exposed = [re.sub(r"-[12]$", "", text.strip())
                    for text in form.get("exposed", []) if text.strip()]
         return {"captured": captured, "exposed": exposed}
+
+    def entry_context(self, table, entry=None):
+        """The form's cards, refilled from entry (a round typed or being edited): per owner
+        field its card, label, colour and the seat that took that copy (None: nobody); the
+        exposure boxes, checked from entry; and the labels of the cards nobody has yet."""
+        decks = table.options["decks"]
+        entry = entry or {}
+        takers = {}
+        for seat, cards in enumerate(entry.get("captured") or []):
+            for card in cards:
+                takers.setdefault(card, []).append(seat)
+        cards = [{"field": field, "card": card, "label": pretty(card), "red": is_red(card),
+                  "owner": takers[card].pop(0) if takers.get(card) else None}
+                 for field, card in owner_fields(decks)]
+        exposed = Counter(entry.get("exposed") or [])
+        boxes = [{"value": card if decks == 1 else f"{card}-{copy}", "label": pretty(card),
+                  "red": is_red(card), "checked": exposed[card] >= copy}
+                 for card in EXPOSABLE for copy in range(1, decks + 1)]
+        return {"cards": cards, "exposable": boxes,
+                "unassigned": [c["label"] for c in cards if c["owner"] is None]}
 
     def breakdown(self, table, index):
         hand, scored, options = table.hands[index], table.rounds[index], table.options

@@ -138,15 +138,16 @@ class Sanming(Game):
                           adjusted=adjusted)
 
     def entry_from_form(self, form, table):
-        """Fields: winner (a seat); cards_left-N, cards left per seat (the winner's may be empty);
-        bombed-N, times bombed per seat (empty means 0; the winner's is ignored)."""
-        return {
-            "winner": whole_or_text(form_value(form, "winner")),
-            "cards_left": [whole_or_text(form_value(form, f"cards_left-{s}"))
-                           for s in range(table.n)],
-            "bombed": [whole_or_text(form_value(form, f"bombed-{s}") or "0")
-                       for s in range(table.n)],
-        }
+        """Fields: winner (a seat); cards_left-N, cards left per seat; bombed-N, times bombed per
+        seat (empty means 0). The winner's row is hidden on the form, so whatever it holds is
+        left out: the winner's cards left are null and bombs 0."""
+        winner = whole_or_text(form_value(form, "winner"))
+        losers = [s for s in range(table.n) if s != winner]
+        cards, bombed = [None] * table.n, [0] * table.n
+        for s in losers:
+            cards[s] = whole_or_text(form_value(form, f"cards_left-{s}"))
+            bombed[s] = whole_or_text(form_value(form, f"bombed-{s}") or "0")
+        return {"winner": winner, "cards_left": cards, "bombed": bombed}
 
     def breakdown(self, table, index):
         hand, points = table.hands[index], table.rounds[index]["points"]

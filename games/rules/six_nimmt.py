@@ -38,6 +38,11 @@ def bullheads_of(card):
     return 1
 
 
+def bullheads_in(cards):
+    """The bullheads a player's cards carry in all."""
+    return sum(bullheads_of(card) for card in cards)
+
+
 def highest_card(options, n):
     """M, the highest card in play for n players under the deck option."""
     if options["deck"] == "tactics":
@@ -151,7 +156,7 @@ class SixNimmt(Game):
         high = highest_card(table.options, table.n)
         if taken is not None:
             taken = cards_taken(taken, table, high)
-            counts = [sum(bullheads_of(card) for card in cards) for cards in taken]
+            counts = [bullheads_in(cards) for cards in taken]
         else:
             counts = bullhead_counts(counts, table, high)
         if table.options["end"] == "hand":
@@ -194,6 +199,12 @@ class SixNimmt(Game):
             return {"taken": taken}
         return {"bullheads": [whole_or_text(form_value(form, f"bullheads-{s}"))
                               for s in range(table.n)]}
+
+    def entry_context(self, table):
+        """The cards in play, each with its bullheads, for the number pads."""
+        high = highest_card(table.options, table.n)
+        return {"cards": [{"number": card, "bullheads": bullheads_of(card)}
+                          for card in range(1, high + 1)]}
 
     def breakdown(self, table, index):
         """Each player's bullheads that hand (and the cards, when entered), and ranking points."""

@@ -7,6 +7,8 @@ from .base import seat, whole, whole_or_text
 
 # The four points of a hand: the entry's field and the name players know it by.
 POINTS = (("high", _("High")), ("low", _("Low")), ("jack", _("Jack")), ("game", _("Game")))
+NOBODY_ALLOWED = ("jack", "game")  # the points nobody may win
+BIDS = (2, 3, 4)
 CARD_POINTS = 80
 
 
@@ -47,6 +49,11 @@ def team_totals(table):
     return table.totals[:2]
 
 
+def dealer(table):
+    """The seat dealing the next hand: seat 0 first, then to the left."""
+    return len(table.rounds) % table.n
+
+
 def team_names(table, team):
     """The team's two players as Phrase params."""
     return {"first": table.players[team], "second": table.players[team + 2]}
@@ -84,8 +91,8 @@ def read_card_points(entry, game):
 def read_hand(table, entry):
     """The checked Hand of a round entry."""
     bidder = seat(entry.get("bidder"), table.n, _("the bidder"))
-    bid = whole(entry.get("bid"), 2, 4, _("the bid"))
-    high, low, jack, game = (read_team(entry, key, point, optional=key in ("jack", "game"))
+    bid = whole(entry.get("bid"), BIDS[0], BIDS[-1], _("the bid"))
+    high, low, jack, game = (read_team(entry, key, point, optional=key in NOBODY_ALLOWED)
                              for key, point in POINTS)
     game, card_points = read_card_points(entry, game)
     return Hand(bidder, bid, (high, low, jack, game), card_points)
@@ -177,6 +184,18 @@ class Smear(Game):
             entry["game_points"] = [whole_or_text(text) for text in card_points]
         return entry
 
+    def entry_context(self, table):
+        """The two teams (named on their buttons), the bids, the four points and the dealer."""
+        return {
+            "teams": [{"team": team, "name": Phrase(_("%(first)s & %(second)s"),
+                                                    **team_names(table, team))}
+                      for team in (0, 1)],
+            "bids": BIDS,
+            "points": [{"key": key, "name": point, "nobody": key in NOBODY_ALLOWED}
+                       for key, point in POINTS],
+            "dealer": dealer(table),
+        }
+
     def breakdown(self, table, index):
         hand = table.hands[index]
         return self.describe(table, hand, table.rounds[index]["points"][:2])
@@ -214,10 +233,9 @@ class Smear(Game):
         """Who deals next (seat 0 first, then to the left) and each team's total."""
         phrases = []
         if not self.is_over(table):
-            dealer = table.players[len(table.rounds) % table.n]
             phrases.append(Phrase(
                 _("%(dealer)s deals next (if everyone passes, %(dealer)s deals again)"),
-                dealer=dealer))
+                dealer=table.players[dealer(table)]))
         for team, total in enumerate(team_totals(table)):
             phrases.append(Phrase(_("%(first)s and %(second)s: %(total)d of %(target)d"),
                                   **team_names(table, team), total=total,

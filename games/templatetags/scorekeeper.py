@@ -38,3 +38,15 @@ def joined(value):
 @register.filter
 def is_list(value):
     return isinstance(value, list)
+
+
+@register.filter
+def words(value):
+    """An option name or value for people: underscores as spaces, on/off, lists joined."""
+    if isinstance(value, bool):
+        return gettext("on") if value else gettext("off")
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "–"
+    if value is None:
+        return "–"
+    return str(value).replace("_", " ")

@@ -1,0 +1,120 @@
+"""A table plays Sanming run-fast on a phone: hands to 100, a mistyped hand, the kid rule, beans."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import PHONE, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def start_match(page, players, bean_rate):
+    page.goto("/")
+    page.get_by_role("link", name="Sanming run-fast").click()
+    for seat, name in enumerate(players):
+        page.locator(f"input[name=player_{seat}]").fill(name)
+    page.get_by_text("Options").click()
+    page.locator("input[name=bean_rate]").fill(str(bean_rate))
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+
+
+def tap(page, button, times=1):
+    for _ in range(times):
+        page.get_by_role("button", name=button).click()
+
+
+def fill_hand(page, winner, cards, bombed=None):
+    """Tap who went out, then type each loser's cards left and times bombed."""
+    page.locator("#entry label.pill", has_text=winner).click()
+    for seat, count in cards.items():
+        page.locator(f"input[name=cards_left-{seat}]").fill(str(count))
+    for seat, count in (bombed or {}).items():
+        page.locator(f"input[name=bombed-{seat}]").fill(str(count))
+
+
+def save(page, button="Save round"):
+    """Tap a save button and wait until htmx has swapped in the answer."""
+    with page.expect_response(lambda r: r.request.method == "POST" and "/preview/" not in r.url):
+        page.get_by_role("button", name=button).click()
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+
+
+def totals(page):
+    return page.locator(".scoreboard tfoot td").all_inner_texts()
+
+
+def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
+    page = phone
+    start_match(page, ["Ann", "Bo", "Chen"], bean_rate=5)
+    expect(page.locator(".status")).to_contain_text("The holder of 3♠ leads the first hand.")
+
+    # Hand 1 with the steppers: Ann goes out, her row goes away; Bo 6 cards, Chen 11.
+    page.locator("#entry label.pill", has_text="Ann").click()
+    expect(page.locator("input[name=cards_left-0]")).to_be_hidden()
+    tap(page, "One card more for Bo", 7)
+    tap(page, "One card fewer for Bo")
+    expect(page.locator("input[name=cards_left-1]")).to_have_value("6")
+    page.locator("input[name=cards_left-2]").fill("11")
+    expect(page.locator("#preview")).to_contain_text("Chen: 11 cards ×2 = 22")
+    screenshot(page, "sanming-entry")
+    save(page)
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    assert totals(page) == ["0", "6", "22"]
+    expect(page.locator(".status")).to_contain_text("Ann won the last hand and leads the next.")
+
+    # A mistyped hand: Chen's cards left forgotten. The message shows, what was typed stays.
+    fill_hand(page, "Bo", {0: 3})
+    tap(page, "One bomb more for Chen")
+    save(page)
+    expect(page.locator("#entry .error")).to_contain_text(
+        "round 2: Chen's cards left must be a whole number from 1 to 17")
+    expect(page.locator("input[name=winner][value='1']")).to_be_checked()
+    expect(page.locator("input[name=cards_left-0]")).to_have_value("3")
+    expect(page.locator("input[name=bombed-2]")).to_have_value("1")
+    assert page.locator(".scoreboard tbody tr").count() == 1
+    screenshot(page, "sanming-error")
+
+    page.locator("input[name=cards_left-2]").fill("14")
+    expect(page.locator("#preview")).to_contain_text("Chen: 14 cards ×2 = 28, bombed once ×2 = 56")
+    save(page)
+    assert totals(page) == ["3", "6", "78"]
+    expect(page.locator(".status")).to_contain_text("Highest total 78 (Chen): 22 short of 100.")
+
+    # Bo 9 cards bombed once (18), Chen 13 cards (26): Chen reaches 104 and the match ends.
+    fill_hand(page, "Ann", {1: 9, 2: 13}, bombed={1: 1})
+    save(page)
+    assert totals(page) == ["3", "24", "104"]
+    assert page.locator("#entry").count() == 0
+    expect(page.locator(".banner")).to_contain_text("Ann won")
+
+    # The kid rule: Ann's 3 is below 5, so she goes to 0; Bo and Chen double.
+    kid_rule = page.locator(".kid-rule tbody tr")
+    assert [row.split("\t") for row in kid_rule.all_inner_texts()] == [
+        ["Ann", "3", "0", "kid: zeroed"],
+        ["Bo", "24", "48", "doubled"],
+        ["Chen", "104", "208", "doubled"],
+    ]
+    expect(page.locator(".kid-rule")).to_contain_text("Settled at 5 beans a point.")
+
+    # Results 0→+256, 48→+112, 208→−368; at 5 beans a point.
+    rows = page.locator(".settlement tbody tr").all_inner_texts()
+    assert [row.split("\t") for row in rows] == [
+        ["Ann", "+256", "+1280"], ["Bo", "+112", "+560"], ["Chen", "-368", "-1840"]]
+    assert page.locator(".transfers li").all_inner_texts() == [
+        "Chen pays Ann 1280", "Chen pays Bo 560"]
+    screenshot(page, "sanming-finished")
+
+
+def test_a_hand_is_entered_without_javascript(browser, live_server, phone):
+    start_match(phone, ["Ann", "Bo", "Chen"], bean_rate=1)
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False, **PHONE)
+    page = context.new_page()
+    page.goto(phone.url)
+    expect(page.get_by_role("button", name="One card more for Bo")).to_be_hidden()
+    fill_hand(page, "Chen", {0: 17, 1: 12}, bombed={1: 1})
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    assert totals(page) == ["68", "48", "0"]
+    expect(page.locator(".breakdown")).to_contain_text("Bo: 12 cards ×2 = 24, bombed once ×2 = 48")
+    context.close()
