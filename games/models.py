@@ -1,4 +1,4 @@
-"""What the table entered, nothing derived: a match and its rounds as typed."""
+"""What the table entered, nothing derived: a match, its rounds as typed, and their history."""
 
 import secrets
 
@@ -7,17 +7,22 @@ from django.db import models
 from games import rules
 
 
-def new_public_id():
-    """A long random id for a match's URL: not guessable, not sequential."""
+def new_token():
+    """A long random capability token for a link: not guessable, not sequential."""
     return secrets.token_urlsafe(18)
 
 
 class Match(models.Model):
-    public_id = models.CharField(max_length=32, unique=True, default=new_public_id, editable=False)
+    # Two capabilities: the score link (public_id) changes the match, the watch link only reads.
+    public_id = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    watch_id = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     game = models.CharField(max_length=32)
     players = models.JSONField()
     options = models.JSONField(default=dict, blank=True)
     closed = models.BooleanField(default=False)
+    # Bumped by every change, so a phone can ask cheaply "anything new?" and a save can be
+    # made conditional on the match being as the form saw it.
+    version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -29,10 +34,14 @@ class Match(models.Model):
         """The game module that scores this match."""
         return rules.GAMES[self.game]
 
+    def live_rounds(self):
+        """The rounds in play order, without deleted ones."""
+        return self.rounds.filter(deleted=None)
+
     def document(self, entries=None, closed=None):
         """The spec's match document; entries and closed replace the stored ones when given."""
         if entries is None:
-            entries = [r.entry for r in self.rounds.all()]
+            entries = [r.entry for r in self.live_rounds()]
         return {
             "game": self.game,
             "players": self.players,
@@ -48,6 +57,9 @@ class Round(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
     entry = models.JSONField()
+    # The random key of the form that saved it: a retried save is recognised, not stored twice.
+    entry_key = models.CharField(max_length=40, blank=True)
+    deleted = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -59,3 +71,18 @@ class Round(models.Model):
 
     def __str__(self):
         return f"round {self.number} of {self.match_id}"
+
+
+class RoundEvent(models.Model):
+    """The audit of a round: created, edited, deleted or restored, with the entry at that time."""
+
+    CREATED, EDITED, DELETED, RESTORED = "created", "edited", "deleted", "restored"
+    ACTIONS = [(CREATED, "created"), (EDITED, "edited"), (DELETED, "deleted"), (RESTORED, "restored")]
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(max_length=10, choices=ACTIONS)
+    entry = models.JSONField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]

@@ -5,10 +5,16 @@ from games import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("new/<slug:slug>/", views.new_match, name="new_match"),
+    path("w/<str:watch_id>/", views.watch_page, name="watch"),
+    path("live/<str:watch_id>/", views.live, name="live"),
     path("m/<str:public_id>/", views.match_page, name="match"),
+    path("m/<str:public_id>/share/", views.share, name="share"),
+    path("m/<str:public_id>/history/", views.history, name="history"),
     path("m/<str:public_id>/rounds/", views.round_create, name="round_create"),
     path("m/<str:public_id>/preview/", views.round_preview, name="round_preview"),
     path("m/<str:public_id>/rounds/<int:number>/", views.round_edit, name="round_edit"),
     path("m/<str:public_id>/rounds/<int:number>/delete/", views.round_delete, name="round_delete"),
+    path("m/<str:public_id>/rounds/<int:number>/restore/", views.round_restore,
+         name="round_restore"),
     path("m/<str:public_id>/close/", views.match_close, name="match_close"),
 ]

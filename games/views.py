@@ -1,42 +1,69 @@
-"""Thin function views: the engine scores, the models store what was typed."""
+"""Thin function views: the engine scores, the models store what was typed.
 
+A match has two links: the score link (/m/<public_id>/) for phones that enter rounds and the
+watch link (/w/<watch_id>/) that only reads. Every change bumps the match's version, which the
+live check compares and which makes a save conditional on what the phone last saw.
+"""
+
+import secrets
+
+import segno
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.http import Http404
+from django.db.models import F, Max
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import rules
 from games.forms import NewMatchForm
-from games.models import Match, Round
+from games.models import Match, Round, RoundEvent
 
 REMEMBERED_MATCHES = 30
 
 
+class Conflict(Exception):
+    """Another phone changed the match since this form was drawn."""
+
+
 def get_match(public_id):
-    """The match behind a public link, or 404."""
-    return get_object_or_404(Match, public_id=public_id)
+    """The match behind a score link; a watch link here is refused (403), anything else 404."""
+    match = Match.objects.filter(public_id=public_id).first()
+    if match is None:
+        if Match.objects.filter(watch_id=public_id).exists():
+            raise PermissionDenied(_("This is a watch link: it cannot change the match."))
+        raise Http404(_("There is no such match."))
+    return match
 
 
-def remember(request, match):
-    """Put match first in this phone's list of matches (kept in its signed session cookie)."""
-    ids = [match.public_id] + [i for i in request.session.get("matches", []) if i != match.public_id]
-    request.session["matches"] = ids[:REMEMBERED_MATCHES]
+def remember(request, match, key="matches"):
+    """Put match first in this phone's list (kept in its signed session cookie)."""
+    token = match.public_id if key == "matches" else match.watch_id
+    ids = [token] + [i for i in request.session.get(key, []) if i != token]
+    request.session[key] = ids[:REMEMBERED_MATCHES]
 
 
+@require_GET
 def home(request):
     """Start a match, or go back to one this phone has opened."""
-    ids = request.session.get("matches", [])
-    by_id = {m.public_id: m for m in Match.objects.filter(public_id__in=ids)}
-    matches = [by_id[i] for i in ids if i in by_id]
+    scoring = request.session.get("matches", [])
+    watching = request.session.get("watching", [])
+    found = Match.objects.filter(public_id__in=scoring) | Match.objects.filter(watch_id__in=watching)
+    by_token = {m.public_id: m for m in found} | {m.watch_id: m for m in found}
+    matches = [(by_token[t], reverse("match", args=[t])) for t in scoring if t in by_token]
+    matches += [(by_token[t], reverse("watch", args=[t])) for t in watching if t in by_token]
     return render(request, "games/home.html", {"games": rules.GAMES.values(), "matches": matches})
 
 
 @require_http_methods(["GET", "POST"])
 def new_match(request, slug):
     """Players in seating order and the game's options."""
-    game = rules.GAMES.get(slug) or _not_found()
+    game = rules.GAMES.get(slug)
+    if game is None:
+        raise Http404(_("There is no such game."))
     form = NewMatchForm(game, request.POST or None)
     if request.method == "POST" and form.is_valid():
         match = Match.objects.create(game=game.slug, players=form.match["players"],
@@ -46,10 +73,7 @@ def new_match(request, slug):
     return render(request, "games/new_match.html", {"game": game, "form": form})
 
 
-def _not_found():
-    raise Http404(_("There is no such game."))
-
-
+@require_GET
 def match_page(request, public_id):
     """The scoreboard, the next round's entry form and the latest breakdown."""
     match = get_match(public_id)
@@ -57,27 +81,44 @@ def match_page(request, public_id):
     return render_match(request, match)
 
 
-def render_match(request, match, entry=None, error=None, status=200):
+@require_GET
+def watch_page(request, watch_id):
+    """The same match, read-only: the scoreboard, never a form."""
+    match = get_object_or_404(Match, watch_id=watch_id)
+    remember(request, match, key="watching")
+    return render(request, "games/match.html", scoreboard(match, can_score=False))
+
+
+@require_GET
+def live(request, watch_id):
+    """The live check: 204 while the match is at the version the phone has, else its news."""
+    seen = request.GET.get("v", "")
+    version = Match.objects.filter(watch_id=watch_id).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404(_("There is no such match."))
+    if seen == str(version):
+        return HttpResponse(status=204)
+    match = Match.objects.get(watch_id=watch_id)
+    can_score = request.GET.get("score") == "1"
+    return render(request, "games/partials/live.html", scoreboard(match, can_score))
+
+
+def render_match(request, match, entry=None, error=None, status=200, entry_key=None):
     """The match page, or just its body for an htmx request; entry and error refill the form."""
     context = scoreboard(match)
-    context.update(entry=entry, error=error, form_url=_round_url(match),
+    context.update(entry=entry, error=error, entry_key=entry_key or secrets.token_urlsafe(12),
                    extra=context["game"].entry_context(context["table"]))
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
 
-def _round_url(match):
-    return reverse("round_create", args=[match.public_id])
-
-
-def scoreboard(match):
+def scoreboard(match, can_score=True):
     """Everything the match screen draws, derived from the stored rounds by the engine."""
-    stored = list(match.rounds.all())
+    stored = list(match.live_rounds())
     game, table, closed = rules.replay(match.document([r.entry for r in stored]))
     result = rules.outcome(game, table, closed)
     rows = [
-        {"number": k + 1, "round": stored_round, "points": scored["points"],
-         "totals": running}
+        {"number": k + 1, "round": stored_round, "points": scored["points"], "totals": running}
         for k, (stored_round, scored, running) in enumerate(
             zip(stored, result["rounds"], running_totals(result["rounds"]))
         )
@@ -85,6 +126,7 @@ def scoreboard(match):
     latest = len(table.rounds) - 1
     return {
         "match": match, "game": game, "table": table, "result": result, "rows": rows,
+        "can_score": can_score,
         "leaders": set(game.leaders(table)), "status": game.status(table),
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
         "latest": latest + 1,
@@ -102,33 +144,6 @@ def running_totals(scored_rounds):
         yield totals
 
 
-@require_POST
-def round_create(request, public_id):
-    """Save the next round if the engine accepts the whole match with it."""
-    match = get_match(public_id)
-    stored = list(match.rounds.all())
-    before = rules.replay(match.document([r.entry for r in stored]))[1]
-    entry = match.rules.entry_from_form(dict(request.POST.lists()), before)
-    error = check(match, [r.entry for r in stored] + [entry]) or append_round(match, stored, entry)
-    if error:
-        return render_match(request, match, entry=entry, error=error, status=422)
-    if request.htmx:
-        return render_match(request, match)
-    return redirect("match", public_id=match.public_id)
-
-
-def append_round(match, stored, entry):
-    """Store entry after the stored rounds; a message if another phone got there first."""
-    number = stored[-1].number + 1 if stored else 1
-    try:
-        with transaction.atomic():
-            Round.objects.create(match=match, number=number, entry=entry)
-    except IntegrityError:
-        return _("round %(number)d was just entered from another phone") % {
-            "number": len(stored) + 1}
-    return None
-
-
 def check(match, entries, closed=None):
     """The engine's message if the match with these entries breaks a rule, else None."""
     try:
@@ -138,34 +153,173 @@ def check(match, entries, closed=None):
     return None
 
 
+def claim_version(match, seen):
+    """Move the match to its next version if it is still at seen (None: whatever it is now)."""
+    versions = Match.objects.filter(pk=match.pk)
+    if seen is not None:
+        versions = versions.filter(version=seen)
+    if not versions.update(version=F("version") + 1):
+        raise Conflict
+
+
+def seen_version(request):
+    """The match version the posted form was drawn from (None when the form had none)."""
+    try:
+        return int(request.POST["version"])
+    except KeyError:
+        return None
+    except ValueError:
+        raise Conflict from None
+
+
+def conflict_message(match, stored):
+    """What the phone that lost a race is told."""
+    if match.live_rounds().count() > len(stored):
+        return _("round %(number)d was just entered from another phone") % {
+            "number": len(stored) + 1}
+    return _("the match was just changed from another phone: check it and save again")
+
+
+@require_POST
+def round_create(request, public_id):
+    """Save the next round if the engine accepts the whole match with it."""
+    match = get_match(public_id)
+    key = request.POST.get("entry_key", "")[:40]
+    if key and match.rounds.filter(entry_key=key).exists():
+        return saved(request, match)  # a retried save that had already landed
+    stored = list(match.live_rounds())
+    table = rules.replay(match.document([r.entry for r in stored]))[1]
+    entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
+    error = check(match, [r.entry for r in stored] + [entry])
+    if error is None:
+        try:
+            append_round(match, entry, key, seen_version(request))
+        except (Conflict, IntegrityError):
+            error = conflict_message(match, stored)
+    if error:
+        match.refresh_from_db()
+        return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
+    return saved(request, match)
+
+
+def saved(request, match):
+    """After a change: the fresh match body for htmx, a redirect for a plain form."""
+    if request.htmx:
+        match.refresh_from_db()
+        return render_match(request, match)
+    return redirect("match", public_id=match.public_id)
+
+
+def append_round(match, entry, key, seen):
+    """Store entry as the next round, only if the match is still at version seen."""
+    with transaction.atomic():
+        claim_version(match, seen)
+        last = match.rounds.aggregate(last=Max("number"))["last"] or 0
+        stored = Round.objects.create(match=match, number=last + 1, entry=entry, entry_key=key)
+        RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
+
+
 @require_http_methods(["GET", "POST"])
 def round_edit(request, public_id, number):
     """Change a past round; everything after it is recomputed (or the change is refused)."""
     match = get_match(public_id)
-    stored = list(match.rounds.all())
+    stored = list(match.live_rounds())
     position = _position(stored, number)
-    before = rules.replay(match.document([r.entry for r in stored[:position]]))[1]
     entry, error = stored[position].entry, None
     if request.method == "POST":
-        entry = match.rules.entry_from_form(dict(request.POST.lists()), before)
+        entry = match.rules.entry_from_form(dict(request.POST.lists()), _before(match, stored, position))
         entries = [r.entry for r in stored]
         entries[position] = entry
         error = check(match, entries)
         if error is None:
-            Round.objects.filter(pk=stored[position].pk).update(entry=entry)
-            return redirect("match", public_id=match.public_id)
+            try:
+                change_round(match, stored[position], seen_version(request), RoundEvent.EDITED,
+                             entry=entry)
+                return redirect("match", public_id=match.public_id)
+            except Conflict:
+                error = conflict_message(match, stored)
+    return render_round(request, match, stored, position, entry, error)
+
+
+def render_round(request, match, stored, position, entry, error):
+    """The page of one past round: its entry form, its history, delete."""
+    before = _before(match, stored, position)
     context = {"match": match, "game": match.rules, "table": before, "entry": entry,
                "error": error, "round_number": position + 1, "stored_round": stored[position],
-               "extra": match.rules.entry_context(before)}
+               "events": stored[position].events.all(), "extra": match.rules.entry_context(before)}
     return render(request, "games/round_edit.html", context, status=422 if error else 200)
+
+
+def _before(match, stored, position):
+    """The table as it stood before the round at position."""
+    return rules.replay(match.document([r.entry for r in stored[:position]]))[1]
+
+
+def _position(stored, number):
+    for position, stored_round in enumerate(stored):
+        if stored_round.number == number:
+            return position
+    raise Http404(_("There is no such round."))
+
+
+def change_round(match, stored_round, seen, action, **fields):
+    """Update one round and record the change in its history, if the match is still at seen."""
+    with transaction.atomic():
+        claim_version(match, seen)
+        Round.objects.filter(pk=stored_round.pk).update(**fields)
+        stored_round.refresh_from_db()
+        RoundEvent.objects.create(round=stored_round, action=action, entry=stored_round.entry)
+
+
+@require_POST
+def round_delete(request, public_id, number):
+    """Delete a round (it can be restored) unless the rounds after it would then break a rule."""
+    match = get_match(public_id)
+    stored = list(match.live_rounds())
+    position = _position(stored, number)
+    error = check(match, [r.entry for k, r in enumerate(stored) if k != position])
+    if error is None:
+        try:
+            change_round(match, stored[position], seen_version(request), RoundEvent.DELETED,
+                         deleted=timezone.now())
+            return redirect("match", public_id=match.public_id)
+        except Conflict:
+            error = conflict_message(match, stored)
+    else:
+        error = _("This round cannot be deleted: %(why)s") % {"why": error}
+    return render_round(request, match, stored, position, stored[position].entry, error)
+
+
+@require_GET
+def history(request, public_id):
+    """Every round with its history; deleted rounds can be restored from here."""
+    match = get_match(public_id)
+    rounds = match.rounds.prefetch_related("events")
+    return render(request, "games/history.html", {"match": match, "game": match.rules,
+                                                  "rounds": rounds})
+
+
+@require_POST
+def round_restore(request, public_id, number):
+    """Put a deleted round back in its place, if the match still adds up with it."""
+    match = get_match(public_id)
+    deleted = get_object_or_404(match.rounds, number=number, deleted__isnull=False)
+    with_it = sorted([*match.live_rounds(), deleted], key=lambda r: r.number)
+    error = check(match, [r.entry for r in with_it])
+    if error is None:
+        change_round(match, deleted, None, RoundEvent.RESTORED, deleted=None)
+        return redirect("match", public_id=match.public_id)
+    rounds = match.rounds.prefetch_related("events")
+    context = {"match": match, "game": match.rules, "rounds": rounds,
+               "error": _("This round cannot be restored: %(why)s") % {"why": error}}
+    return render(request, "games/history.html", context, status=422)
 
 
 @require_POST
 def round_preview(request, public_id):
     """What the round being typed would score, before it is saved (htmx, while typing)."""
     match = get_match(public_id)
-    entries = [r.entry for r in match.rounds.all()]
-    game, table, _closed = rules.replay(match.document(entries))
+    game, table, _closed = rules.replay(match.document())
     entry = game.entry_from_form(dict(request.POST.lists()), table)
     context = {"lines": [], "error": None}
     try:
@@ -176,36 +330,28 @@ def round_preview(request, public_id):
     return render(request, "games/partials/preview.html", context)
 
 
-def _position(stored, number):
-    for position, stored_round in enumerate(stored):
-        if stored_round.number == number:
-            return position
-    raise Http404(_("There is no such round."))
-
-
-@require_POST
-def round_delete(request, public_id, number):
-    """Delete a round unless the rounds after it would then break a rule."""
-    match = get_match(public_id)
-    stored = list(match.rounds.all())
-    position = _position(stored, number)
-    error = check(match, [r.entry for k, r in enumerate(stored) if k != position])
-    if error:
-        before = rules.replay(match.document([r.entry for r in stored[:position]]))[1]
-        context = {"match": match, "game": match.rules, "entry": stored[position].entry,
-                   "table": before, "extra": match.rules.entry_context(before),
-                   "error": _("This round cannot be deleted: %(why)s") % {"why": error},
-                   "round_number": position + 1, "stored_round": stored[position]}
-        return render(request, "games/round_edit.html", context, status=422)
-    stored[position].delete()
-    return redirect("match", public_id=match.public_id)
-
-
 @require_POST
 def match_close(request, public_id):
     """Close the match by hand (or reopen it): winners and settlement from the totals now."""
     match = get_match(public_id)
     closing = request.POST.get("closed") != "0"
-    if not closing or check(match, None, closed=True) is None:
+    with transaction.atomic():
+        claim_version(match, None)
         Match.objects.filter(pk=match.pk).update(closed=closing)
     return redirect("match", public_id=match.public_id)
+
+
+@require_GET
+def share(request, public_id):
+    """Two QR codes: the score link (enter rounds) and the watch link (read-only)."""
+    match = get_match(public_id)
+    links = [
+        (_("Score"), _("Anyone with this link can enter and change rounds."),
+         request.build_absolute_uri(reverse("match", args=[match.public_id]))),
+        (_("Watch"), _("Read-only: the scoreboard, never a form."),
+         request.build_absolute_uri(reverse("watch", args=[match.watch_id]))),
+    ]
+    codes = [(title, note, url, segno.make(url, error="m").svg_inline(scale=5, border=2))
+             for title, note, url in links]
+    return render(request, "games/share.html", {"match": match, "game": match.rules,
+                                                "codes": codes})

@@ -1,0 +1,67 @@
+// Scorekeeper's small enhancements (no inline scripts, so a strict CSP can forbid them):
+// live updates while the page is visible, "not saved" when a save cannot reach the server,
+// and the keep-screen-on toggle.
+(function () {
+  if (window.scorekeeperStarted) return;
+  window.scorekeeperStarted = true;
+  var POLL_MS = 3000;
+
+  // Live updates: ask "anything new?" every few seconds, only while the page is visible,
+  // and at once when a sleeping phone wakes up.
+  function poll() {
+    if (document.visibilityState !== "visible" || !window.htmx) return;
+    document.querySelectorAll("[data-live]").forEach(function (el) {
+      if (!el.classList.contains("htmx-request")) htmx.trigger(el, "poll");
+    });
+  }
+  setInterval(poll, POLL_MS);
+  document.addEventListener("visibilitychange", poll);
+
+  // A save that never reached the server (offline) or failed there keeps the form as typed.
+  function notSaved(event) {
+    var form = event.detail.elt.closest("form");
+    var note = form && form.querySelector("[data-not-saved]");
+    if (note) note.hidden = false;
+  }
+  document.addEventListener("htmx:sendError", notSaved);
+  document.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.xhr.status >= 500) notSaved(event);
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var note = event.detail.elt.querySelector && event.detail.elt.querySelector("[data-not-saved]");
+    if (note) note.hidden = true;
+  });
+
+  // Keep the screen on with the Wake Lock API; browsers allow it only on HTTPS (or localhost).
+  var lock = null;
+  function setUpWakeLock() {
+    var button = document.querySelector("[data-wake-lock]");
+    if (!button || button.dataset.ready) return;
+    button.dataset.ready = "1";
+    button.hidden = false;
+    button.setAttribute("aria-pressed", lock ? "true" : "false");
+    button.textContent = lock ? button.dataset.on : button.dataset.off;
+  }
+  function explain(button) {
+    var note = document.querySelector("[data-wake-lock-note]");
+    if (note) { note.textContent = button.dataset.refused; note.hidden = false; }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-wake-lock]");
+    if (!button) return;
+    if (!window.isSecureContext || !("wakeLock" in navigator)) { explain(button); return; }
+    if (lock) { lock.release(); return; }
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      button.textContent = button.dataset.on;
+      button.setAttribute("aria-pressed", "true");
+      sentinel.addEventListener("release", function () {
+        lock = null;
+        var current = document.querySelector("[data-wake-lock]");
+        if (current) { current.textContent = current.dataset.off; current.setAttribute("aria-pressed", "false"); }
+      });
+    }).catch(function () { explain(button); });
+  });
+  document.addEventListener("DOMContentLoaded", setUpWakeLock);
+  document.addEventListener("htmx:afterSettle", setUpWakeLock);
+})();
