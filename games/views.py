@@ -172,11 +172,11 @@ def seen_version(request):
         raise Conflict from None
 
 
-def conflict_message(match, stored):
-    """What the phone that lost a race is told."""
-    if match.live_rounds().count() > len(stored):
-        return _("round %(number)d was just entered from another phone") % {
-            "number": len(stored) + 1}
+def conflict_message(request, match):
+    """What the phone that lost a race is told (the form posts which round it was for)."""
+    typed_round = request.POST.get("round", "")
+    if typed_round.isdigit() and match.live_rounds().count() >= int(typed_round):
+        return _("round %(number)s was just entered from another phone") % {"number": typed_round}
     return _("the match was just changed from another phone: check it and save again")
 
 
@@ -195,7 +195,7 @@ def round_create(request, public_id):
         try:
             append_round(match, entry, key, seen_version(request))
         except (Conflict, IntegrityError):
-            error = conflict_message(match, stored)
+            error = conflict_message(request, match)
     if error:
         match.refresh_from_db()
         return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
@@ -237,7 +237,7 @@ def round_edit(request, public_id, number):
                              entry=entry)
                 return redirect("match", public_id=match.public_id)
             except Conflict:
-                error = conflict_message(match, stored)
+                error = conflict_message(request, match)
     return render_round(request, match, stored, position, entry, error)
 
 
@@ -284,7 +284,7 @@ def round_delete(request, public_id, number):
                          deleted=timezone.now())
             return redirect("match", public_id=match.public_id)
         except Conflict:
-            error = conflict_message(match, stored)
+            error = conflict_message(request, match)
     else:
         error = _("This round cannot be deleted: %(why)s") % {"why": error}
     return render_round(request, match, stored, position, stored[position].entry, error)

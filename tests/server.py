@@ -1,0 +1,120 @@
+"""Run the real app under gunicorn for tests that need several worker processes."""
+
+import http.cookiejar
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+POSTGRES = "postgres://postgres@127.0.0.1:5432/"
+
+
+def postgres_listening():
+    try:
+        socket.create_connection(("127.0.0.1", 5432), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def database(kind):
+    """A fresh, empty database URL of kind "sqlite" or "postgres" (dropped afterwards)."""
+    if kind == "sqlite":
+        yield None
+        return
+    import psycopg
+
+    name = f"scorekeeper_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(POSTGRES + "postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield POSTGRES + name
+    finally:
+        with psycopg.connect(POSTGRES + "postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """gunicorn serving the project on 127.0.0.1 with its own data folder and database."""
+
+    def __init__(self, data_dir, database_url=None, workers=4):
+        self.env = {**os.environ, "DATA_DIR": str(data_dir), "DEBUG": "0"}
+        self.env.pop("DATABASE_URL", None)
+        if database_url:
+            self.env["DATABASE_URL"] = database_url
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workers = workers
+        self.process = None
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
+                       env=self.env, check=True)
+
+    def start(self):
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        self.process = subprocess.Popen(
+            [str(gunicorn), "scorekeeper.wsgi", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", str(self.workers), "--log-level", "warning"],
+            cwd=ROOT, env=self.env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=2)
+                return self
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.2)
+        raise RuntimeError("gunicorn did not start")
+
+    def stop(self, signal=None):
+        if self.process and self.process.poll() is None:
+            if signal is None:
+                self.process.terminate()
+            else:
+                self.process.send_signal(signal)
+            self.process.wait(timeout=30)
+
+
+class Phone:
+    """A browser-like client: keeps cookies and posts forms with their CSRF token."""
+
+    def __init__(self, base_url):
+        self.base_url = base_url
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect())
+        self.page = ""
+
+    def get(self, path):
+        with self.opener.open(self.base_url + path, timeout=30) as response:
+            self.page = response.read().decode()
+            return response.status
+
+    def post(self, path, form):
+        """Post form with this page's CSRF token; return (status, body, location)."""
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', self.page).group(1)
+        data = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **form}).encode()
+        request = urllib.request.Request(self.base_url + path, data=data)
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, response.read().decode(), response.headers.get("Location")
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(), error.headers.get("Location")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None

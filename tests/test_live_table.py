@@ -1,0 +1,141 @@
+"""Several phones on one match: watch links, live checks, races, retries and round history."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match, Round, RoundEvent
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match():
+    return Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"],
+                                options={"threshold": 25})
+
+
+def post_round(client, match, declarer, hands, **extra):
+    form = {"declarer": str(declarer), "version": str(match.version), **extra}
+    form.update({f"hand-{seat}": str(hand) for seat, hand in enumerate(hands)})
+    response = client.post(reverse("round_create", args=[match.public_id]), form)
+    match.refresh_from_db()
+    return response
+
+
+def totals_on_page(client, match):
+    page = client.get(reverse("watch", args=[match.watch_id])).content.decode()
+    return page.split("<tfoot>")[1].split("</tfoot>")[0]
+
+
+def test_the_watch_link_shows_the_scoreboard_and_never_a_form(client, match):
+    post_round(client, match, 0, [7, 15, 20])
+    page = client.get(reverse("watch", args=[match.watch_id])).content.decode()
+    assert "Ann declared: the declaration stands" in page
+    assert "<form" not in page
+    assert match.public_id not in page
+
+
+@pytest.mark.parametrize("name, args", [
+    ("round_create", []), ("round_preview", []), ("match_close", []),
+    ("round_edit", [1]), ("round_delete", [1]), ("round_restore", [1]),
+])
+def test_every_write_url_refuses_the_watch_token(client, match, name, args):
+    post_round(client, match, 0, [7, 15, 20])
+    response = client.post(reverse(name, args=[match.watch_id, *args]),
+                           {"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": "3"})
+    assert response.status_code == 403
+    assert Round.objects.count() == 1
+    assert not Match.objects.get().closed
+
+
+def test_score_pages_refuse_the_watch_token_too(client, match):
+    for name in ["match", "share", "history"]:
+        assert client.get(reverse(name, args=[match.watch_id])).status_code == 403
+
+
+def test_the_live_check_is_empty_until_something_changes(client, match):
+    url = reverse("live", args=[match.watch_id])
+    assert client.get(url, {"v": match.version}).status_code == 204
+    post_round(client, match, 0, [7, 15, 20])
+    changed = client.get(url, {"v": match.version - 1})
+    assert changed.status_code == 200
+    assert "Ann declared" in changed.content.decode()
+    assert f"v={match.version}" in changed.content.decode()
+    assert client.get(url, {"v": match.version}).status_code == 204
+
+
+def test_the_live_check_is_one_query(client, match, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        client.get(reverse("live", args=[match.watch_id]), {"v": match.version})
+
+
+def test_a_save_from_a_stale_form_is_refused_and_keeps_what_was_typed(client, match):
+    stale_version = match.version
+    post_round(client, match, 0, [7, 15, 20])  # another phone saves round 1
+    form = {"declarer": "1", "version": str(stale_version), "round": "1", "hand-0": "9",
+            "hand-1": "5", "hand-2": "4"}
+    response = client.post(reverse("round_create", args=[match.public_id]), form)
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "round 1 was just entered from another phone" in page
+    assert 'value="9"' in page and 'value="4"' in page
+    assert Round.objects.count() == 1
+    # The form now carries the new version: saving again stores it as round 2.
+    assert f'name="version" value="{Match.objects.get().version}"' in page
+
+
+def test_a_retried_save_is_stored_once(client, match):
+    first = post_round(client, match, 0, [7, 15, 20], entry_key="key-1")
+    retry = client.post(reverse("round_create", args=[match.public_id]),
+                        {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20",
+                         "version": "0", "entry_key": "key-1"})
+    assert first.status_code == retry.status_code == 302
+    assert Round.objects.count() == 1
+
+
+def test_history_records_entering_changing_deleting_and_restoring(client, match):
+    post_round(client, match, 0, [7, 15, 20])
+    post_round(client, match, 2, [10, 12, 3])
+    before = totals_on_page(client, match)
+    second = Round.objects.get(number=2)
+    client.post(reverse("round_edit", args=[match.public_id, 2]),
+                {"declarer": "2", "hand-0": "10", "hand-1": "12", "hand-2": "4",
+                 "version": str(match.version)})
+    match.refresh_from_db()
+    client.post(reverse("round_delete", args=[match.public_id, 2]), {"version": str(match.version)})
+    assert "+7" not in totals_on_page(client, match)
+    history = client.get(reverse("history", args=[match.public_id])).content.decode()
+    assert "Restore this round" in history
+    client.post(reverse("round_restore", args=[match.public_id, 2]))
+    actions = list(second.events.values_list("action", flat=True))
+    assert actions == [RoundEvent.CREATED, RoundEvent.EDITED, RoundEvent.DELETED, RoundEvent.RESTORED]
+    second.refresh_from_db()
+    assert second.deleted is None
+    # Round 2 now has Chen at 4: Ann +6, Bo +8, so the totals differ from before the edit...
+    assert totals_on_page(client, match) != before
+    # ...but deleting and restoring brought back exactly the totals of the edited round.
+    assert ">6<" in totals_on_page(client, match) and ">16<" in totals_on_page(client, match)
+
+
+def test_restoring_a_deleted_round_brings_back_the_same_totals(client, match):
+    post_round(client, match, 0, [7, 15, 20])
+    post_round(client, match, 2, [10, 12, 3])
+    with_both = totals_on_page(client, match)
+    client.post(reverse("round_delete", args=[match.public_id, 1]), {"version": str(match.version)})
+    assert totals_on_page(client, match) != with_both
+    client.post(reverse("round_restore", args=[match.public_id, 1]))
+    assert totals_on_page(client, match) == with_both
+
+
+def test_the_share_page_shows_both_links_as_qr_codes(client, match):
+    page = client.get(reverse("share", args=[match.public_id])).content.decode()
+    assert page.count("<svg") == 2
+    assert f"/m/{match.public_id}/" in page
+    assert f"/w/{match.watch_id}/" in page
+
+
+def test_links_are_long_random_tokens(match):
+    other = Match.objects.create(game="least_score", players=["A", "B"])
+    for token in [match.public_id, match.watch_id, other.public_id, other.watch_id]:
+        assert len(token) >= 24
+    assert len({match.public_id, match.watch_id, other.public_id, other.watch_id}) == 4

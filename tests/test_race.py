@@ -1,0 +1,62 @@
+"""Many phones post the same round at once to gunicorn with several workers: one round is stored."""
+
+import threading
+
+import pytest
+
+from tests.server import Phone, Server, database, postgres_listening
+
+PHONES = 12
+KINDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not postgres_listening(), reason="no PostgreSQL on 127.0.0.1:5432"))]
+
+
+def new_match(server):
+    phone = Phone(server.url)
+    phone.get("/new/least_score/")
+    status, _body, location = phone.post("/new/least_score/",
+                                         {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"})
+    assert status == 302
+    return location
+
+
+def post_at_once(server, match_path, forms):
+    """Each phone opens the match, then all post their form at the same moment."""
+    phones = [Phone(server.url) for _ in forms]
+    for phone in phones:
+        phone.get(match_path)
+    start = threading.Barrier(len(phones))
+    answers = [None] * len(phones)
+
+    def save(k):
+        start.wait()
+        answers[k] = phones[k].post(match_path + "rounds/", forms[k])
+
+    threads = [threading.Thread(target=save, args=(k,)) for k in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return answers
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_many_phones_saving_round_1_at_once_store_exactly_one(kind, tmp_path):
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        try:
+            match_path = new_match(server)
+            forms = [{"declarer": "0", "hand-0": "7", "hand-1": str(10 + k), "hand-2": "20",
+                      "version": "0", "round": "1", "entry_key": f"phone-{k}"}
+                     for k in range(PHONES)]
+            answers = post_at_once(server, match_path, forms)
+            watcher = Phone(server.url)
+            watcher.get(match_path)
+        finally:
+            server.stop()
+    statuses = sorted(status for status, _body, _location in answers)
+    assert statuses == [302] + [422] * (PHONES - 1)
+    for status, body, _location in answers:
+        if status == 422:
+            assert "round 1 was just entered from another phone" in body
+    assert watcher.page.count('title="Edit this round"') == 1
