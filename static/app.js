@@ -19,8 +19,8 @@
 
   // A save that never reached the server (offline) or failed there keeps the form as typed.
   function notSaved(event) {
-    var form = event.detail.elt.closest("form");
-    var note = form && form.querySelector("[data-not-saved]");
+    var form = event.detail.elt;
+    var note = form.matches("form") && form.querySelector("[data-not-saved]");
     if (note) note.hidden = false;
   }
   document.addEventListener("htmx:sendError", notSaved);
