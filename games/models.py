@@ -23,6 +23,9 @@ class Match(models.Model):
     # Bumped by every change, so a phone can ask cheaply "anything new?" and a save can be
     # made conditional on the match being as the form saw it.
     version = models.PositiveIntegerField(default=0)
+    # The match this one is a rematch of: a series is the original and its chain of rematches.
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import records, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,4 +17,9 @@ urlpatterns = [
     path("m/<str:public_id>/rounds/<int:number>/restore/", views.round_restore,
          name="round_restore"),
     path("m/<str:public_id>/close/", views.match_close, name="match_close"),
+    path("matches/", records.matches, name="matches"),
+    path("import/", records.import_match, name="import_match"),
+    path("m/<str:public_id>/rematch/", records.rematch, name="rematch"),
+    path("m/<str:public_id>/export.json", records.export_json, name="export_json"),
+    path("m/<str:public_id>/export.csv", records.export_csv, name="export_csv"),
 ]

@@ -10,7 +10,7 @@ import secrets
 import segno
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -46,16 +46,21 @@ def remember(request, match, key="matches"):
     request.session[key] = ids[:REMEMBERED_MATCHES]
 
 
+def on_this_phone(request, matches=Match.objects):
+    """(match, link) for each match this phone has opened: score links, then watch links."""
+    scoring = request.session.get("matches", [])
+    watching = request.session.get("watching", [])
+    found = matches.filter(Q(public_id__in=scoring) | Q(watch_id__in=watching))
+    by_token = {m.public_id: m for m in found} | {m.watch_id: m for m in found}
+    links = [(by_token[t], reverse("match", args=[t])) for t in scoring if t in by_token]
+    return links + [(by_token[t], reverse("watch", args=[t])) for t in watching if t in by_token]
+
+
 @require_GET
 def home(request):
     """Start a match, or go back to one this phone has opened."""
-    scoring = request.session.get("matches", [])
-    watching = request.session.get("watching", [])
-    found = Match.objects.filter(public_id__in=scoring) | Match.objects.filter(watch_id__in=watching)
-    by_token = {m.public_id: m for m in found} | {m.watch_id: m for m in found}
-    matches = [(by_token[t], reverse("match", args=[t])) for t in scoring if t in by_token]
-    matches += [(by_token[t], reverse("watch", args=[t])) for t in watching if t in by_token]
-    return render(request, "games/home.html", {"games": rules.GAMES.values(), "matches": matches})
+    return render(request, "games/home.html", {"games": rules.GAMES.values(),
+                                               "matches": on_this_phone(request)})
 
 
 @require_http_methods(["GET", "POST"])

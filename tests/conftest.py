@@ -31,12 +31,16 @@ def browser():
 
 @pytest.fixture
 def phone(browser, live_server):
-    """A new phone (browser context) at 390 x 844; returns a function opening new pages."""
+    """A new phone (browser context) at 390 x 844; fails the test on any CSP violation."""
     context = browser.new_context(base_url=live_server.url, **PHONE)
     context.set_default_timeout(10_000)
     page = context.new_page()
+    refused = []
+    page.on("console", lambda message: refused.append(f"{message.text} {message.location}")
+            if "Content Security Policy" in message.text else None)
     yield page
     context.close()
+    assert refused == [], "the page broke its Content-Security-Policy"
 
 
 def screenshot(page, name):

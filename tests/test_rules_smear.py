@@ -326,3 +326,14 @@ def test_preview_says_whether_the_bid_is_made_and_changes_nothing():
     assert (len(table.rounds), table.totals, table.winner) == (7, teams(14, 13), None)
     with pytest.raises(RulesError, match="^High is missing: say which team won it$"):
         GAME.preview(table, hand(0, 2, None, 0))
+
+
+def test_entry_context_names_the_teams_and_the_dealer():
+    context = GAME.entry_context(table_after(hand(0, 2, 0, 0), hand(1, 2, 1, 1)))
+    assert [(team["team"], team["name"].render()) for team in context["teams"]] == [
+        (0, "Ann & Chen"), (1, "Bo & Dee")]
+    assert context["bids"] == (2, 3, 4)
+    assert [(p["key"], p["name"], p["nobody"]) for p in context["points"]] == [
+        ("high", "High", False), ("low", "Low", False), ("jack", "Jack", True),
+        ("game", "Game", True)]
+    assert context["dealer"] == 2  # Chen deals the third hand

@@ -227,6 +227,18 @@ class Game:
         """Seats shown as leading now: by default whoever would win if the match ended here."""
         return self.winners(table) if table.rounds else []
 
+    def ranking(self, table):
+        """Each seat's finishing place (1 is first, level totals share a place) of a match with
+        rounds: the totals ordered the way the winners lie, lowest first when they hold the lowest."""
+        winners = self.winners(table)
+        low_first = bool(winners) and table.totals[winners[0]] < max(table.totals)
+        return [1 + sum((other < mine) if low_first else (other > mine) for other in table.totals)
+                for mine in table.totals]
+
+    def chart_marks(self, table):
+        """Reference lines for the running-totals chart: a list of (value, Phrase label)."""
+        return []
+
     def settle(self, table):
         """The settlement of a finished match with rounds, or None for a game without one."""
         return None

@@ -125,6 +125,10 @@ class LeastScore(Game):
         lowest = min(table.totals[s] for s in still_in)
         return [s for s in still_in if table.totals[s] == lowest]
 
+    def chart_marks(self, table):
+        threshold = table.options["threshold"]
+        return [(threshold, Phrase(_("threshold %(threshold)s"), threshold=threshold))]
+
     def extra(self, table, finished):
         return {"eliminated": {table.players[s]: r for s, r in sorted(table.out.items())}}
 

@@ -177,6 +177,12 @@ class SixNimmt(Game):
         top = best(table.totals)
         return [s for s, total in enumerate(table.totals) if total == top]
 
+    def chart_marks(self, table):
+        if table.options["end"] != "66":
+            return []
+        limit = table.options["limit"]
+        return [(limit, Phrase(_("limit %(limit)s"), limit=limit))]
+
     def extra(self, table, finished):
         if finished and table.options["end"] == "66":
             return {"ranking_points": ranking_points(table.totals, table.options)}

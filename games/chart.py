@@ -1,0 +1,81 @@
+"""The running-totals chart: a match result in, the geometry of a small inline SVG out.
+
+A pure function of the result and the game's reference lines (Game.chart_marks); the template
+games/partials/chart.html draws it, so names are escaped and labels translated there.
+Coordinates are in SVG user units, about one CSS pixel on a 390 px phone.
+"""
+
+import math
+import unicodedata
+
+from games.views import running_totals
+
+WIDTH, HEIGHT = 340, 220
+LEFT, RIGHT, TOP, BOTTOM = 36, 96, 10, 22  # margins for the values, names, -, round numbers
+LABEL_GAP = 14  # the least distance between two names at the line ends
+NAME_WIDTH = 12  # names are cut to this many narrow characters (a wide CJK one counts two)
+COLOURS = 10  # chart colours in static/app.css (.chart .c0 to .c9)
+
+
+def chart(result, marks=()):
+    """For a result with rounds: each player's line through the totals after every round, the
+    axis at 0, value and round ticks, and marks: (value, label) reference lines such as a limit."""
+    lines = list(zip(*running_totals(result["rounds"])))
+    rounds = len(result["rounds"])
+    values = [0, *(v for line in lines for v in line), *(value for value, _label in marks)]
+    step = nice_step(max(values) - min(values))
+    low, high = math.floor(min(values) / step) * step, math.ceil(max(values) / step) * step
+    high = max(high, low + step)
+
+    def x(k):
+        return round(LEFT + k * (WIDTH - LEFT - RIGHT) / rounds, 1)
+
+    def y(value):
+        return round(TOP + (high - value) * (HEIGHT - TOP - BOTTOM) / (high - low), 1)
+
+    ends = spread([y(line[-1]) for line in lines], TOP, HEIGHT - BOTTOM)
+    return {
+        "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT,
+        "top": TOP, "bottom": HEIGHT - BOTTOM, "zero": y(0),
+        "tick_x": LEFT - 4, "name_x": WIDTH - RIGHT + 8, "round_y": HEIGHT - 6,
+        "lines": [
+            {"name": name, "label": cut(name), "colour": seat % COLOURS, "values": line,
+             "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate((0, *line))),
+             "end_x": x(rounds), "end_y": y(line[-1]), "label_y": label_y}
+            for seat, (name, line, label_y) in enumerate(zip(result["players"], lines, ends))
+        ],
+        "ticks": [{"value": v, "y": y(v)} for v in range(low, high + 1, step)],
+        "rounds": [{"number": k, "x": x(k)}
+                   for k in range(nice_step(rounds), rounds + 1, nice_step(rounds))],
+        "marks": [{"value": value, "label": label, "y": y(value)} for value, label in marks],
+    }
+
+
+def nice_step(span, count=4):
+    """A whole step of 1, 2 or 5 times a power of ten giving about count ticks over span."""
+    raw = max(span / count, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    return next(factor * power for factor in (1, 2, 5, 10) if factor * power >= raw)
+
+
+def spread(ys, top, bottom, gap=LABEL_GAP):
+    """The label heights ys moved apart by at least gap, in the same order, within top..bottom."""
+    order = sorted(range(len(ys)), key=lambda k: ys[k])
+    placed = list(ys)
+    floor = top - gap
+    for k in order:  # downwards: each label at least gap below the one above
+        placed[k] = floor = max(placed[k], floor + gap)
+    ceiling = bottom + gap
+    for k in reversed(order):  # upwards: back inside the bottom edge
+        placed[k] = ceiling = min(placed[k], ceiling - gap)
+    return [round(y, 1) for y in placed]
+
+
+def cut(name, width=NAME_WIDTH):
+    """name shortened with an ellipsis to about width narrow characters."""
+    used = 0
+    for k, char in enumerate(name):
+        used += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        if used > width:
+            return name[:k].rstrip() + "…"
+    return name

@@ -1,0 +1,188 @@
+"""Records: this phone's match history and a player's record, rematches and their series,
+export (the spec's match document, CSV) and import.
+
+Every figure is computed by the engine from the stored rounds, like the match screen's.
+"""
+
+import csv
+import json
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import rules
+from games.models import Match, Round, RoundEvent
+from games.rules.base import decimal, plain
+from games.rules.settle import transfers
+from games.views import get_match, on_this_phone, remember
+
+# Each match's live rounds in one query, for replaying many matches.
+WITH_ROUNDS = Prefetch("rounds", queryset=Round.objects.filter(deleted=None), to_attr="live")
+
+
+def replayed(match):
+    """(game, table, result) of a match fetched with WITH_ROUNDS."""
+    game, table, closed = rules.replay(match.document([r.entry for r in match.live]))
+    return game, table, rules.outcome(game, table, closed)
+
+
+@require_GET
+def matches(request):
+    """This phone's matches, searched by player or game, and the record of a player named."""
+    query = request.GET.get("q", "").strip()
+    found = [(match, url, *replayed(match))
+             for match, url in on_this_phone(request, Match.objects.prefetch_related(WITH_ROUNDS))]
+    players = sorted({name for _m, _u, _g, _t, result in found for name in result["players"]},
+                     key=str.casefold)
+    named = next((name for name in players if name.casefold() == query.casefold()), None)
+    shown = [(match, url, result) for match, url, game, _t, result in found
+             if matches_query(query, game, result)]
+    context = {"query": query, "players": players, "shown": shown, "named": named,
+               "record": player_record(named, found) if named else None}
+    return render(request, "games/records/matches.html", context)
+
+
+def matches_query(query, game, result):
+    """True when query is part of a player's name or of the game's name (any case)."""
+    words = [*result["players"], _(game.name), game.name]
+    return any(query.casefold() in word.casefold() for word in words)
+
+
+def player_record(name, found):
+    """A player's finished matches on this phone: played, won, average place, biggest win.
+
+    The biggest win is the won match with the widest margin (in points) over the next player.
+    """
+    places, wins, biggest, seen = [], 0, None, set()
+    for match, url, game, table, result in found:
+        if match.pk in seen or name not in result["players"] or not (result["finished"] and
+                                                                     table.rounds):
+            continue
+        seen.add(match.pk)
+        seat, ranking = result["players"].index(name), game.ranking(table)
+        places.append(ranking[seat])
+        if name in result["winners"]:
+            wins += 1
+            margin = min((abs(result["totals"][seat] - total)
+                          for total, place in zip(result["totals"], ranking)
+                          if place > ranking[seat]), default=0)
+            if biggest is None or margin > biggest["margin"]:
+                biggest = {"margin": margin, "match": match, "url": url, "game": game}
+    return {"played": len(places), "wins": wins, "biggest": biggest,
+            "average_place": sum(places) / len(places) if places else None}
+
+
+@require_POST
+def rematch(request, public_id):
+    """A new match with the same game, players in the same seats and options (one per match,
+    so a second tap, or another phone's, joins the same rematch)."""
+    match = get_match(public_id)
+    following = match.rematches.first() or Match.objects.create(
+        game=match.game, players=match.players, options=match.options, rematch_of=match)
+    remember(request, following)
+    return redirect("match", public_id=following.public_id)
+
+
+def series_of(match):
+    """The original match and its chain of rematches, in play order."""
+    first = match
+    while first.rematch_of_id is not None:
+        first = first.rematch_of
+    chain = [first]
+    while (following := chain[-1].rematches.first()) is not None:
+        chain.append(following)
+    return chain
+
+
+def series(match):
+    """The series a match belongs to, each match replayed, and for a paying game the combined
+    settlement of its finished matches; None for a match on its own."""
+    chain = series_of(match)
+    if len(chain) == 1:
+        return None
+    ids = [m.pk for m in chain]
+    fetched = Match.objects.prefetch_related(WITH_ROUNDS).in_bulk(ids)
+    played = [(fetched[pk], replayed(fetched[pk])[2]) for pk in ids]
+    settled = [result["settlement"] for _m, result in played if result["settlement"]]
+    combined = None
+    if settled:
+        amounts = [sum((decimal(s["amounts"][k]) for s in settled), Decimal(0))
+                   for k in range(len(match.players))]
+        combined = {"amounts": [plain(a) for a in amounts], "count": len(settled),
+                    "transfers": transfers(match.players, amounts),
+                    "remainder": plain(sum(amounts, Decimal(0)))}
+    return {"played": played, "combined": combined}
+
+
+def download(content, filename, content_type):
+    """A response that saves content as a file."""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def file_name(match):
+    return f"{match.game}-{match.created:%Y-%m-%d}"
+
+
+@require_GET
+def export_json(request, public_id):
+    """The match as the spec's match document (deleted rounds left out)."""
+    match = get_match(public_id)
+    text = json.dumps(match.document(), ensure_ascii=False, indent=2)
+    return download(text, f"{file_name(match)}.match.json", "application/json")
+
+
+@require_GET
+def export_csv(request, public_id):
+    """One row per round and one column per player, then the totals; UTF-8 with a byte order
+    mark, so spreadsheet apps read Chinese names right."""
+    match = get_match(public_id)
+    result = rules.score(match.document())
+    response = download("\ufeff", f"{file_name(match)}.csv", "text/csv; charset=utf-8")
+    writer = csv.writer(response)
+    writer.writerow([_("Round"), *result["players"]])
+    for number, scored in enumerate(result["rounds"], 1):
+        writer.writerow([number, *scored["points"]])
+    writer.writerow([_("Total"), *result["totals"]])
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_match(request):
+    """A match document, pasted or as a file, checked by the engine and stored whole or not at all."""
+    text, error = request.POST.get("document", ""), None
+    if request.method == "POST":
+        try:
+            upload = request.FILES.get("file")
+            text = upload.read().decode("utf-8-sig") if upload else text
+            match = store(json.loads(text))
+        except rules.RulesError as refused:
+            error = _("This match cannot be imported: %(why)s") % {"why": refused.render(_)}
+        except ValueError:  # not UTF-8 or not JSON
+            error = _("This is not a match document: it is not JSON.")
+        else:
+            remember(request, match)
+            return redirect("match", public_id=match.public_id)
+    return render(request, "games/records/import.html", {"document": text, "error": error},
+                  status=422 if error else 200)
+
+
+def store(document):
+    """A new match with the document's rounds, if the engine accepts the document."""
+    result = rules.score(document)
+    with transaction.atomic():
+        match = Match.objects.create(game=result["game"], players=result["players"],
+                                     options=document.get("options") or {},
+                                     closed=bool(document.get("closed")))
+        stored = Round.objects.bulk_create(
+            Round(match=match, number=number, entry=entry)
+            for number, entry in enumerate(document.get("rounds", []), 1))
+        RoundEvent.objects.bulk_create(
+            RoundEvent(round=r, action=RoundEvent.CREATED, entry=r.entry) for r in stored)
+    return match

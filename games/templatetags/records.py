@@ -1,0 +1,20 @@
+"""The records drawn inside the match screen: the running-totals chart and the series."""
+
+from django import template
+
+from games import records
+from games.chart import chart
+
+register = template.Library()
+
+
+@register.simple_tag
+def running_chart(game, table, result):
+    """The chart of the match's running totals, with the game's reference lines."""
+    return chart(result, game.chart_marks(table))
+
+
+@register.inclusion_tag("games/records/series.html")
+def series(match, can_score):
+    """The series the match belongs to (nothing for a match on its own)."""
+    return {"match": match, "can_score": can_score, "series": records.series(match)}
