@@ -9,7 +9,7 @@ import json
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -105,9 +105,8 @@ def series(match):
     chain = series_of(match)
     if len(chain) == 1:
         return None
-    ids = [m.pk for m in chain]
-    fetched = Match.objects.prefetch_related(WITH_ROUNDS).in_bulk(ids)
-    played = [(fetched[pk], replayed(fetched[pk])[2]) for pk in ids]
+    prefetch_related_objects(chain, WITH_ROUNDS)
+    played = [(m, replayed(m)[2]) for m in chain]
     settled = [result["settlement"] for _m, result in played if result["settlement"]]
     combined = None
     if settled:

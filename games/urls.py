@@ -4,6 +4,7 @@ from games import records, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
     path("new/<slug:slug>/", views.new_match, name="new_match"),
     path("w/<str:watch_id>/", views.watch_page, name="watch"),
     path("live/<str:watch_id>/", views.live, name="live"),

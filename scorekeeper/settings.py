@@ -70,6 +70,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages go out compressed (the CSRF token is masked per response, so BREACH finds nothing).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -109,6 +111,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Each worker memoises what it computed for a match version (and its rendered scoreboard).
+# A version never changes once written, so any number of workers and machines stay correct.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "OPTIONS": {"MAX_ENTRIES": 2000}}}
 
 # This phone's list of matches lives in a signed cookie: nothing to store on the server.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

@@ -17,6 +17,14 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Each test starts with nothing memoised."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():

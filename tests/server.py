@@ -103,11 +103,11 @@ class Phone:
             self.page = response.read().decode()
             return response.status
 
-    def post(self, path, form):
+    def post(self, path, form, headers=None):
         """Post form with this page's CSRF token; return (status, body, location)."""
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', self.page).group(1)
         data = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **form}).encode()
-        request = urllib.request.Request(self.base_url + path, data=data)
+        request = urllib.request.Request(self.base_url + path, data=data, headers=headers or {})
         try:
             with self.opener.open(request, timeout=30) as response:
                 return response.status, response.read().decode(), response.headers.get("Location")

@@ -228,12 +228,19 @@ class Game:
         return self.winners(table) if table.rounds else []
 
     def ranking(self, table):
-        """Each seat's finishing place (1 is first, level totals share a place) of a match with
-        rounds: the totals ordered the way the winners lie, lowest first when they hold the lowest."""
+        """Each seat's finishing place in a match with rounds (1 is first, ties share a place):
+        the winners first, then the others by their totals, lowest first when a loser's total
+        is above the winners' (low wins), else highest first."""
         winners = self.winners(table)
-        low_first = bool(winners) and table.totals[winners[0]] < max(table.totals)
-        return [1 + sum((other < mine) if low_first else (other > mine) for other in table.totals)
-                for mine in table.totals]
+        others = [s for s in range(table.n) if s not in winners]
+        totals = table.totals
+        low_first = bool(winners) and any(totals[s] > totals[winners[0]] for s in others)
+
+        def ahead(a, b):
+            return totals[a] < totals[b] if low_first else totals[a] > totals[b]
+
+        return [1 if s in winners else 1 + len(winners) + sum(ahead(o, s) for o in others)
+                for s in range(table.n)]
 
     def chart_marks(self, table):
         """Reference lines for the running-totals chart: a list of (value, Phrase label)."""
