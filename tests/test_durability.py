@@ -1,0 +1,86 @@
+"""Kill gunicorn's master with SIGKILL while phones post rounds: nothing acknowledged is lost."""
+
+import re
+import signal
+import threading
+import time
+
+import pytest
+
+from tests.server import Phone, Server, database, postgres_listening
+
+PHONES = 4
+KINDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not postgres_listening(), reason="no PostgreSQL on 127.0.0.1:5432"))]
+
+
+def start_match(server):
+    phone = Phone(server.url)
+    phone.get("/new/least_score/")
+    _status, _body, location = phone.post("/new/least_score/", {
+        "player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "threshold": "1000"})
+    phone.get(location)
+    return phone, location
+
+
+def form(phone, k):
+    """Round k of this phone: Ann declares with 1, Bo holds 2, Chen 1 + k % 5."""
+    version = re.search(r'name="version" value="(\d+)"', phone.page).group(1)
+    return {"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": str(2 + k % 5),
+            "version": version, "entry_key": f"round-{k}"}
+
+
+def keep_posting(phone, location, acknowledged, stop):
+    """Post rounds one after another; remember the ones the server acknowledged."""
+    k = 0
+    while not stop.is_set():
+        try:
+            status, _body, _ = phone.post(location + "rounds/", form(phone, k))
+            if status != 302:
+                return
+            acknowledged.append(k)
+            phone.get(location)
+            k += 1
+        except OSError:
+            return
+
+
+def rounds_on_page(page):
+    return page.count('title="Edit this round"')
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_killing_the_server_loses_no_acknowledged_round(kind, tmp_path):
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        phones = [start_match(server) for _ in range(PHONES)]
+        acknowledged = [[] for _ in phones]
+        stop = threading.Event()
+        threads = [threading.Thread(target=keep_posting, args=(*phone, acknowledged[k], stop))
+                   for k, phone in enumerate(phones)]
+        for thread in threads:
+            thread.start()
+        time.sleep(2)
+        server.stop(signal.SIGKILL)
+        stop.set()
+        for thread in threads:
+            thread.join(30)
+        time.sleep(1)  # orphaned workers notice their master is gone and exit
+
+        restarted = Server(tmp_path, url).start()
+        try:
+            for (phone, location), saved in zip(phones, acknowledged):
+                phone.base_url = restarted.url
+                phone.get(location)
+                assert rounds_on_page(phone.page) >= len(saved) > 0
+                # Retrying every round this phone typed stores none of them twice.
+                for k in range(rounds_on_page(phone.page) + 1):
+                    phone.post(location + "rounds/", form(phone, k))
+                    phone.get(location)
+                stored = rounds_on_page(phone.page)
+                assert stored == max(saved) + 2 or stored == max(saved) + 3
+                expected = [0, stored, sum(1 + k % 5 for k in range(stored))]
+                totals = re.findall(r"<td[^>]*>(\d+)</td>", phone.page.split("<tfoot>")[1])
+                assert [int(t) for t in totals] == expected
+        finally:
+            restarted.stop()
