@@ -11,9 +11,10 @@ import unicodedata
 from games.views import running_totals
 
 WIDTH, HEIGHT = 340, 220
-LEFT, RIGHT, TOP, BOTTOM = 36, 96, 10, 22  # margins for the values, names, -, round numbers
+RIGHT, TOP, BOTTOM = 100, 10, 22  # margins for the names, -, the round numbers
+DIGIT = 7  # the width of a digit of the values on the left, whose margin fits the widest
 LABEL_GAP = 14  # the least distance between two names at the line ends
-NAME_WIDTH = 12  # names are cut to this many narrow characters (a wide CJK one counts two)
+NAME_WIDTH = 10  # names are cut to this many narrow characters (a wide CJK one counts two)
 COLOURS = 10  # chart colours in static/app.css (.chart .c0 to .c9)
 
 
@@ -26,25 +27,27 @@ def chart(result, marks=()):
     step = nice_step(max(values) - min(values))
     low, high = math.floor(min(values) / step) * step, math.ceil(max(values) / step) * step
     high = max(high, low + step)
+    ticks = range(low, high + 1, step)
+    left = 8 + DIGIT * max(len(str(v)) for v in ticks)
 
     def x(k):
-        return round(LEFT + k * (WIDTH - LEFT - RIGHT) / rounds, 1)
+        return round(left + k * (WIDTH - left - RIGHT) / rounds, 1)
 
     def y(value):
         return round(TOP + (high - value) * (HEIGHT - TOP - BOTTOM) / (high - low), 1)
 
     ends = spread([y(line[-1]) for line in lines], TOP, HEIGHT - BOTTOM)
     return {
-        "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT,
+        "width": WIDTH, "height": HEIGHT, "left": left, "right": WIDTH - RIGHT,
         "top": TOP, "bottom": HEIGHT - BOTTOM, "zero": y(0),
-        "tick_x": LEFT - 4, "name_x": WIDTH - RIGHT + 8, "round_y": HEIGHT - 6,
+        "tick_x": left - 4, "name_x": WIDTH - RIGHT + 6, "round_y": HEIGHT - 6,
         "lines": [
             {"name": name, "label": cut(name), "colour": seat % COLOURS, "values": line,
              "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate((0, *line))),
              "end_x": x(rounds), "end_y": y(line[-1]), "label_y": label_y}
             for seat, (name, line, label_y) in enumerate(zip(result["players"], lines, ends))
         ],
-        "ticks": [{"value": v, "y": y(v)} for v in range(low, high + 1, step)],
+        "ticks": [{"value": v, "y": y(v)} for v in ticks],
         "rounds": [{"number": k, "x": x(k)}
                    for k in range(nice_step(rounds), rounds + 1, nice_step(rounds))],
         "marks": [{"value": value, "label": label, "y": y(value)} for value, label in marks],

@@ -1,0 +1,138 @@
+"""Random and malformed input never gives a traceback; valid random matches keep their sums."""
+
+import io
+import json
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.models import Match, Round
+from games.rules import GAMES, RulesError, score
+from games.rules.gongzhu import SCORING as SCORING_CARDS
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=25,
+)
+GAME_NAMES = st.sampled_from(sorted(GAMES) + ["chess", ""])
+PLAYERS = st.lists(st.text(min_size=0, max_size=45), min_size=0, max_size=11)
+
+
+def documents():
+    """Match documents of roughly the right shape with random contents."""
+    return st.fixed_dictionaries({
+        "game": GAME_NAMES, "players": PLAYERS | JSON,
+        "options": st.dictionaries(st.sampled_from(["decks", "threshold", "end", "target", "x"]), JSON) | JSON,
+        "rounds": st.lists(st.dictionaries(st.sampled_from(
+            ["hands", "declarer", "captured", "exposed", "winner", "cards_left", "bombed", "bidder",
+             "bid", "high", "low", "taken", "bullheads"]), JSON), max_size=4) | JSON,
+    })
+
+
+def assert_readable(error):
+    message = str(error)
+    assert message and "\n" not in message and "Traceback" not in message
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents() | JSON)
+def test_the_engine_rejects_anything_malformed_with_one_sentence(document):
+    try:
+        score(document)
+    except RulesError as error:
+        assert_readable(error)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
+def test_the_command_never_shows_a_traceback(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("fuzz") / "match.json"
+    path.write_bytes(data)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("score", str(path), stdout=out, stderr=err)
+    except SystemExit as exit_:
+        assert exit_.code == 2
+        assert out.getvalue() == "" and len(err.getvalue().strip().splitlines()) == 1
+    else:
+        json.loads(out.getvalue())
+
+
+def gongzhu_hands():
+    """Random complete one-deck hands: every scoring card goes to some seat."""
+    return st.tuples(
+        st.lists(st.integers(0, 3), min_size=len(SCORING_CARDS), max_size=len(SCORING_CARDS)),
+        st.lists(st.sampled_from(["QS", "JD", "10C", "AH"]), unique=True, max_size=4),
+    ).map(lambda pair: {
+        "captured": [[card for card, seat in zip(SCORING_CARDS, pair[0]) if seat == s]
+                     for s in range(4)],
+        "exposed": pair[1],
+    })
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(gongzhu_hands(), min_size=1, max_size=6), st.sampled_from([3, 6, 12, 30]),
+       st.sampled_from(["individual", "pairs"]))
+def test_exact_gongzhu_points_sum_to_zero(hands, multiplier, mode):
+    match = {"game": "gongzhu", "players": ["A", "B", "C", "D"], "rounds": hands,
+             "options": {"rounding": "exact", "multiplier": multiplier, "mode": mode, "end": "open"}}
+    result = score(match)
+    for played in result["rounds"]:
+        assert sum(played["points"]) == 0
+    assert sum(result["totals"]) == 0
+
+
+def sanming_hands():
+    return st.tuples(st.integers(0, 2), st.lists(st.integers(1, 17), min_size=2, max_size=2),
+                     st.lists(st.integers(0, 3), min_size=3, max_size=3)).map(
+        lambda t: {"winner": t[0], "bombed": t[2],
+                   "cards_left": [0 if s == t[0] else t[1][s - (s > t[0])] for s in range(3)]})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(sanming_hands(), min_size=1, max_size=12), st.sampled_from([1, 5, 0.5, 0.1]))
+def test_sanming_settlements_sum_to_zero(hands, rate):
+    match = {"game": "sanming", "players": ["A", "B", "C"], "options": {"bean_rate": rate},
+             "rounds": [], "closed": True}
+    for hand in hands:
+        match["rounds"].append(hand)
+        try:
+            score(match)
+        except RulesError:  # the match ended before this hand
+            match["rounds"].pop()
+            break
+    result = score(match)
+    settlement = result["settlement"]
+    assert sum(settlement["results"]) == 0
+    assert sum(Decimal(str(a)) for a in settlement["amounts"]) == 0
+    paid = {p: Decimal(0) for p in result["players"]}
+    for transfer in settlement["transfers"]:
+        paid[transfer["from"]] -= Decimal(str(transfer["amount"]))
+        paid[transfer["to"]] += Decimal(str(transfer["amount"]))
+    assert [paid[p] for p in result["players"]] == [Decimal(str(a)) for a in settlement["amounts"]]
+
+
+FORM_FIELDS = st.dictionaries(
+    st.sampled_from(["declarer", "hand-0", "hand-1", "hand-2", "cards-0", "cards-2", "winner",
+                     "cards_left-1", "bombed-2", "bidder", "bid", "high", "low", "jack", "game",
+                     "taken-0", "bullheads-1", "owner-QS", "exposed", "rest", "version", "mode"]),
+    st.text(max_size=12), max_size=10)
+
+
+@pytest.mark.django_db
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(sorted(GAMES)), FORM_FIELDS)
+def test_random_entry_forms_are_answered_without_a_traceback(client, slug, form):
+    players = ["A", "B", "C", "D"][: max(3, GAMES[slug].min_players)][: GAMES[slug].max_players]
+    match = Match.objects.create(game=slug, players=players)
+    response = client.post(reverse("round_create", args=[match.public_id]), form)
+    assert response.status_code in (302, 422)
+    if response.status_code == 422:
+        assert 'role="alert"' in response.content.decode()
+        assert not Round.objects.filter(match=match).exists()
