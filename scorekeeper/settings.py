@@ -124,7 +124,15 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+# The phone's Accept-Language picks among these; the switcher on every screen remembers a choice.
+LANGUAGES = [
+    ("en", "English"),
+    ("zh-hans", "简体中文"),
+    ("es", "Español"),
+    ("fa", "فارسی"),
+    ("mn", "Монгол"),
+]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True
