@@ -11,7 +11,7 @@ import unicodedata
 from games.views import running_totals
 
 WIDTH, HEIGHT = 340, 220
-RIGHT, TOP, BOTTOM = 100, 10, 22  # margins for the names, -, the round numbers
+RIGHT, TOP, BOTTOM = 100, 10, 22  # room for the names, above the lines, for the round numbers
 DIGIT = 7  # the width of a digit of the values on the left, whose margin fits the widest
 LABEL_GAP = 14  # the least distance between two names at the line ends
 NAME_WIDTH = 10  # names are cut to this many narrow characters (a wide CJK one counts two)

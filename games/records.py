@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -60,8 +60,8 @@ def player_record(name, found):
     """
     places, wins, biggest, seen = [], 0, None, set()
     for match, url, game, table, result in found:
-        if match.pk in seen or name not in result["players"] or not (result["finished"] and
-                                                                     table.rounds):
+        decided = result["finished"] and table.rounds
+        if match.pk in seen or name not in result["players"] or not decided:
             continue
         seen.add(match.pk)
         seat, ranking = result["players"].index(name), game.ranking(table)
@@ -79,8 +79,7 @@ def player_record(name, found):
 
 @require_POST
 def rematch(request, public_id):
-    """A new match with the same game, players in the same seats and options (one per match,
-    so a second tap, or another phone's, joins the same rematch)."""
+    """A new match of the same game, players, seats and options (a second tap joins it)."""
     match = get_match(public_id)
     following = match.rematches.first() or Match.objects.create(
         game=match.game, players=match.players, options=match.options, rematch_of=match)
@@ -126,6 +125,7 @@ def download(content, filename, content_type):
 
 
 def file_name(match):
+    """The game and the day the match started, e.g. gongzhu-2026-11-30."""
     return f"{match.game}-{match.created:%Y-%m-%d}"
 
 
@@ -139,22 +139,27 @@ def export_json(request, public_id):
 
 @require_GET
 def export_csv(request, public_id):
-    """One row per round and one column per player, then the totals; UTF-8 with a byte order
-    mark, so spreadsheet apps read Chinese names right."""
+    """One row per round, one column per player, then the totals (a BOM for spreadsheets)."""
+    # UTF-8 with a byte order mark: without it spreadsheet apps misread Chinese names.
     match = get_match(public_id)
     result = rules.score(match.document())
     response = download("\ufeff", f"{file_name(match)}.csv", "text/csv; charset=utf-8")
     writer = csv.writer(response)
-    writer.writerow([_("Round"), *result["players"]])
+    writer.writerow([_("Round"), *map(as_text, result["players"])])
     for number, scored in enumerate(result["rounds"], 1):
         writer.writerow([number, *scored["points"]])
     writer.writerow([_("Total"), *result["totals"]])
     return response
 
 
+def as_text(name):
+    """A name a spreadsheet shows as text, never runs as a formula (=, +, -, @ lead formulas)."""
+    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
+
+
 @require_http_methods(["GET", "POST"])
 def import_match(request):
-    """A match document, pasted or as a file, checked by the engine and stored whole or not at all."""
+    """A match document, pasted or as a file: checked by the engine, stored whole or not at all."""
     text, error = request.POST.get("document", ""), None
     if request.method == "POST":
         try:

@@ -2,6 +2,7 @@
 
 import http.cookiejar
 import os
+import signal as signals
 import re
 import socket
 import subprocess
@@ -76,9 +77,14 @@ class Server:
             try:
                 urllib.request.urlopen(self.url + "/", timeout=2)
                 return self
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # not listening yet, or still booting its workers
                 time.sleep(0.2)
         raise RuntimeError("gunicorn did not start")
+
+    def workers_pids(self):
+        """The worker processes of the gunicorn master."""
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()] if children.exists() else []
 
     def stop(self, signal=None):
         if self.process and self.process.poll() is None:
@@ -87,6 +93,18 @@ class Server:
             else:
                 self.process.send_signal(signal)
             self.process.wait(timeout=30)
+
+
+def wait_gone(pids, seconds=10):
+    """Wait for processes to exit; what is still running after seconds is killed."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in pids):
+        time.sleep(0.1)
+    for pid in pids:
+        try:
+            os.kill(pid, signals.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 class Phone:

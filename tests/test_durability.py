@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.server import Phone, Server, database, postgres_listening
+from tests.server import Phone, Server, database, postgres_listening, wait_gone
 
 PHONES = 4
 KINDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -61,11 +61,12 @@ def test_killing_the_server_loses_no_acknowledged_round(kind, tmp_path):
         for thread in threads:
             thread.start()
         time.sleep(2)
+        workers = server.workers_pids()
         server.stop(signal.SIGKILL)
         stop.set()
+        wait_gone(workers)  # orphaned workers notice their master is gone and exit
         for thread in threads:
             thread.join(30)
-        time.sleep(1)  # orphaned workers notice their master is gone and exit
 
         restarted = Server(tmp_path, url).start()
         try:

@@ -128,8 +128,8 @@ def test_exports_need_the_score_link(client):
 
 # ---- rematch and series
 
-def finished_sanming(client, example="sanming-one-kid.match.json"):
-    return imported(client, load(example))
+def finished_sanming(client):
+    return imported(client, load("sanming-one-kid.match.json"))
 
 
 def rematch(client, match):

@@ -546,3 +546,54 @@ def test_form_with_missing_or_bad_values(posted, message):
         assert score(match(entry))["rounds"][0]["raw"][3] == 300
     else:
         assert rejected(entry) == message
+
+
+def refilled(entry, **options):
+    """The form entry_context draws for entry: each owner field's seat, the checked boxes."""
+    context = GAME.entry_context(table_after(**options), entry)
+    return ({card["field"]: card["owner"] for card in context["cards"]},
+            [box["value"] for box in context["exposable"] if box["checked"]],
+            context["unassigned"])
+
+
+def test_a_fresh_form_has_every_card_without_an_owner():
+    context = GAME.entry_context(table_after())
+    assert [(c["field"], c["label"], c["red"]) for c in context["cards"][:4]] == [
+        ("owner-QS", "Q♠", False), ("owner-JD", "J♦", True), ("owner-10C", "10♣", False),
+        ("owner-AH", "A♥", True)]
+    assert {card["owner"] for card in context["cards"]} == {None}
+    assert [(box["value"], box["checked"]) for box in context["exposable"]] == [
+        ("QS", False), ("JD", False), ("10C", False), ("AH", False)]
+    assert context["unassigned"] == [card["label"] for card in context["cards"]]
+
+
+def test_the_form_refills_from_what_was_posted():
+    posted = form(owner_QS="0", owner_AH="1", owner_2H="3", exposed=["QS", "AH"])
+    owners, exposed, unassigned = refilled(GAME.entry_from_form(posted, table_after()))
+    assert owners["owner-QS"] == 0 and owners["owner-AH"] == 1 and owners["owner-2H"] == 3
+    assert sum(owner is not None for owner in owners.values()) == 3
+    assert exposed == ["QS", "AH"]
+    assert unassigned[:3] == ["J♦", "10♣", "K♥"] and len(unassigned) == 13
+
+
+def test_the_form_refills_a_stored_hand_and_posts_it_back_unchanged():
+    entry = hand("QS AH KH", "QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "", "JD 10C 5H",
+                 exposed=["QS", "AH"])
+    owners, exposed, unassigned = refilled(entry)
+    posted = form(**{name.replace("-", "_"): str(seat) for name, seat in owners.items()},
+                  exposed=exposed)
+    assert GAME.entry_from_form(posted, table_after()) == entry
+    assert unassigned == []
+
+
+def test_two_decks_refill_each_copy():
+    entry = hand("QS AH", "QS", "JD JD 10C", REST, exposed=["AH", "AH", "QS"], decks=2)
+    owners, exposed, _unassigned = refilled(entry, decks=2)
+    assert (owners["owner-QS-1"], owners["owner-QS-2"]) == (0, 1)
+    assert (owners["owner-AH-1"], owners["owner-AH-2"]) == (0, 3)
+    assert (owners["owner-10C-1"], owners["owner-10C-2"]) == (2, 3)
+    assert exposed == ["QS-1", "AH-1", "AH-2"]
+    posted = form(**{name.replace("-", "_"): str(seat) for name, seat in owners.items()},
+                  exposed=exposed)
+    assert score(match(GAME.entry_from_form(posted, table_after(decks=2)), decks=2)) == score(
+        match(entry, decks=2))

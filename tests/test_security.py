@@ -82,3 +82,19 @@ def test_behind_https_cookies_are_secure_and_hsts_is_sent(settings, client, matc
     secure = client.get(reverse("match", args=[match.public_id]), HTTP_X_FORWARDED_PROTO="https")
     assert secure["Strict-Transport-Security"].startswith("max-age=31536000")
     assert secure.cookies["sessionid"]["secure"]
+
+
+def test_exports_keep_names_as_text(client, match):
+    Match.objects.filter(pk=match.pk).update(players=["=HYPERLINK(\"x\")", "@SUM(1)", "Chen"])
+    sheet = client.get(reverse("export_csv", args=[match.public_id])).content.decode("utf-8-sig")
+    header = sheet.splitlines()[0]
+    assert "'=HYPERLINK" in header and "'@SUM(1)" in header
+    document = client.get(reverse("export_json", args=[match.public_id])).json()
+    assert document["players"][0] == '=HYPERLINK("x")'
+
+
+def test_the_chart_shows_names_as_text(client, match):
+    html = client.get(reverse("match", args=[match.public_id])).content.decode()
+    chart = html.split("<svg", 1)[1]
+    assert "<script>alert" not in chart and "<img src=x" not in chart
+    assert "&lt;script&gt;" in chart
