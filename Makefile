@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 WORKERS ?= 3
 
-.PHONY: run test ci check-migrations install
+.PHONY: run test ci check-migrations install messages
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -20,7 +20,11 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 
 install: $(VENV)/.installed
 
-run: $(VENV)/.installed
+# The compiled translations are committed; with gettext installed they are rebuilt from the .po files.
+messages: $(VENV)/.installed
+	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages -v0; fi
+
+run: $(VENV)/.installed messages
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) -m scorekeeper.address $(PORT)
@@ -30,7 +34,7 @@ run: $(VENV)/.installed
 check-migrations: $(VENV)/.installed
 	$(PY) manage.py makemigrations --check --dry-run -v0
 
-test: $(VENV)/.installed-test check-migrations
+test: $(VENV)/.installed-test check-migrations messages
 	$(VENV)/bin/pytest
 
 ci: test
