@@ -120,7 +120,7 @@ def render_match(request, match, entry=None, error=None, status=200, entry_key=N
     """The match page, or just its body for an htmx request; entry and error refill the form."""
     context = scoreboard(match)
     context.update(entry=entry, error=error, entry_key=entry_key or secrets.token_urlsafe(12),
-                   extra=context["game"].entry_context(context["table"]))
+                   extra=context["game"].entry_context(context["table"], entry))
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
@@ -272,7 +272,7 @@ def render_round(request, match, stored, position, entry, error):
     before = _before(match, stored, position)
     context = {"match": match, "game": match.rules, "table": before, "entry": entry,
                "error": error, "round_number": position + 1, "stored_round": stored[position],
-               "events": stored[position].events.all(), "extra": match.rules.entry_context(before)}
+               "events": stored[position].events.all(), "extra": match.rules.entry_context(before, entry)}
     return render(request, "games/round_edit.html", context, status=422 if error else 200)
 
 

@@ -15,6 +15,8 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES = "postgres://postgres@127.0.0.1:5432/"
 
@@ -25,6 +27,11 @@ def postgres_listening():
         return True
     except OSError:
         return False
+
+
+# The databases a server test runs against: SQLite always, PostgreSQL where one listens.
+DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not postgres_listening(), reason="no PostgreSQL on 127.0.0.1:5432"))]
 
 
 @contextmanager
@@ -131,6 +138,17 @@ class Phone:
                 return response.status, response.read().decode(), response.headers.get("Location")
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode(), error.headers.get("Location")
+
+
+def new_least_score(server, **options):
+    """A phone that started a three-player Least Score match; returns (phone, match path)."""
+    phone = Phone(server.url)
+    phone.get("/new/least_score/")
+    form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", **options}
+    status, _body, location = phone.post("/new/least_score/", form)
+    assert status == 302
+    phone.get(location)
+    return phone, location
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

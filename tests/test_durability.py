@@ -7,20 +7,9 @@ import time
 
 import pytest
 
-from tests.server import Phone, Server, database, postgres_listening, wait_gone
+from tests.server import DATABASES, Server, database, new_least_score, wait_gone
 
 PHONES = 4
-KINDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not postgres_listening(), reason="no PostgreSQL on 127.0.0.1:5432"))]
-
-
-def start_match(server):
-    phone = Phone(server.url)
-    phone.get("/new/least_score/")
-    _status, _body, location = phone.post("/new/least_score/", {
-        "player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "threshold": "1000"})
-    phone.get(location)
-    return phone, location
 
 
 def form(phone, k):
@@ -49,11 +38,11 @@ def rounds_on_page(page):
     return page.count('title="Edit this round"')
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", DATABASES)
 def test_killing_the_server_loses_no_acknowledged_round(kind, tmp_path):
     with database(kind) as url:
         server = Server(tmp_path, url).start()
-        phones = [start_match(server) for _ in range(PHONES)]
+        phones = [new_least_score(server, threshold="1000") for _ in range(PHONES)]
         acknowledged = [[] for _ in phones]
         stop = threading.Event()
         threads = [threading.Thread(target=keep_posting, args=(*phone, acknowledged[k], stop))

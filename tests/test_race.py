@@ -4,20 +4,9 @@ import threading
 
 import pytest
 
-from tests.server import Phone, Server, database, postgres_listening
+from tests.server import DATABASES, Phone, Server, database, new_least_score
 
 PHONES = 12
-KINDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not postgres_listening(), reason="no PostgreSQL on 127.0.0.1:5432"))]
-
-
-def new_match(server):
-    phone = Phone(server.url)
-    phone.get("/new/least_score/")
-    status, _body, location = phone.post("/new/least_score/",
-                                         {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"})
-    assert status == 302
-    return location
 
 
 def post_at_once(server, match_path, forms):
@@ -40,12 +29,12 @@ def post_at_once(server, match_path, forms):
     return answers
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", DATABASES)
 def test_many_phones_saving_round_1_at_once_store_exactly_one(kind, tmp_path):
     with database(kind) as url:
         server = Server(tmp_path, url).start()
         try:
-            match_path = new_match(server)
+            _phone, match_path = new_least_score(server)
             forms = [{"declarer": "0", "hand-0": "7", "hand-1": str(10 + k), "hand-2": "20",
                       "version": "0", "round": "1", "entry_key": f"phone-{k}"}
                      for k in range(PHONES)]

@@ -5,7 +5,6 @@ import pytest
 from games.rules import RulesError, get_game, score
 from games.rules import play_round, start
 from games.rules.six_nimmt import bullheads_of
-from games.templatetags.six_nimmt_tags import six_nimmt_pads
 
 GAME = get_game("six_nimmt")
 NAMES = ["Ann", "Bo", "Chen", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim"]
@@ -439,17 +438,17 @@ def test_breakdown_in_one_game_per_hand_adds_the_ranking_points():
 
 @pytest.mark.parametrize("n, deck, high", [(2, "seed", 64), (4, "seed", 84), (4, "full", 104),
                                            (3, "tactics", 34)])
-def test_the_pads_hold_the_cards_in_play_with_their_bullheads(n, deck, high):
-    cards = GAME.entry_context(table_after(match(n, deck=deck)))["cards"]
-    assert [c["number"] for c in cards] == list(range(1, high + 1))
-    assert all(c["bullheads"] == bullheads_of(c["number"]) for c in cards)
+def test_each_player_has_a_pad_of_the_cards_in_play_with_their_bullheads(n, deck, high):
+    pads = GAME.entry_context(table_after(match(n, deck=deck)))["pads"]
+    assert [p["name"] for p in pads] == NAMES[:n]
+    for pad in pads:
+        assert [c["number"] for c in pad["cards"]] == list(range(1, high + 1))
+        assert all(c["bullheads"] == bullheads_of(c["number"]) for c in pad["cards"])
 
 
-def test_each_pad_ticks_its_players_cards_and_marks_those_another_player_took():
-    table = table_after(match(3))
-    cards = GAME.entry_context(table)["cards"]
+def test_each_pad_checks_its_players_cards_and_marks_those_another_player_took():
     entry = {"taken": [[55, 5], [5, 10, "x", 999], []]}  # as typed: 5 twice, text, out of range
-    pads = six_nimmt_pads(table, entry, cards)
+    pads = GAME.entry_context(table_after(match(3)), entry)["pads"]
     assert [(p["seat"], p["name"], p["bullheads"]) for p in pads] == [
         (0, "Ann", 9), (1, "Bo", 5), (2, "Chen", 0)]
     marks = [{c["number"]: (c["checked"], c["elsewhere"]) for c in p["cards"]} for p in pads]
@@ -461,7 +460,6 @@ def test_each_pad_ticks_its_players_cards_and_marks_those_another_player_took():
 
 @pytest.mark.parametrize("entry", [None, {"bullheads": [1, 2, 3]}])
 def test_a_fresh_or_typed_hand_leaves_every_pad_empty(entry):
-    table = table_after(match(3))
-    pads = six_nimmt_pads(table, entry, GAME.entry_context(table)["cards"])
+    pads = GAME.entry_context(table_after(match(3)), entry)["pads"]
     assert all(p["bullheads"] == 0 for p in pads)
     assert not any(c["checked"] or c["elsewhere"] for p in pads for c in p["cards"])

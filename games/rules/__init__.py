@@ -3,7 +3,7 @@
 Plain Python, no Django. Every game is a module with a Game subclass, listed in GAMES.
 """
 
-from .base import Game, RulesError, gettext_noop, is_whole
+from .base import Game, RulesError, gettext_noop
 from . import gongzhu, least_score, sanming, six_nimmt, smear
 
 GAMES = {

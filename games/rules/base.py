@@ -259,8 +259,8 @@ class Game:
         """Turn a posted entry form into a round entry document."""
         raise NotImplementedError
 
-    def entry_context(self, table):
-        """Extra values the game's entry template needs (for example the cards in play)."""
+    def entry_context(self, table, entry=None):
+        """Extra values the game's entry template needs (the cards in play, a refilled form)."""
         return {}
 
     def breakdown(self, table, index):

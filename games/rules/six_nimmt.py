@@ -206,11 +206,25 @@ class SixNimmt(Game):
         return {"bullheads": [whole_or_text(form_value(form, f"bullheads-{s}"))
                               for s in range(table.n)]}
 
-    def entry_context(self, table):
-        """The cards in play, each with its bullheads, for the number pads."""
-        high = highest_card(table.options, table.n)
-        return {"cards": [{"number": card, "bullheads": bullheads_of(card)}
-                          for card in range(1, high + 1)]}
+    def entry_context(self, table, entry=None):
+        """One number pad per player for the entry form, refilled from entry: every card in play
+        with its bullheads, checked when that player took it, elsewhere when another player did;
+        and the bullheads of the player's checked cards."""
+        in_play = range(1, highest_card(table.options, table.n) + 1)
+        taken = entry.get("taken") if isinstance(entry, dict) else None
+        if not isinstance(taken, list) or len(taken) != table.n:
+            taken = [[] for _ in table.players]
+        ticked = [set(in_play).intersection(cards) for cards in taken]
+        pads = []
+        for seat, name in enumerate(table.players):
+            others = set().union(*(t for s, t in enumerate(ticked) if s != seat))
+            pads.append({
+                "seat": seat, "name": name, "bullheads": bullheads_in(ticked[seat]),
+                "cards": [{"number": card, "bullheads": bullheads_of(card),
+                           "checked": card in ticked[seat], "elsewhere": card in others}
+                          for card in in_play],
+            })
+        return {"pads": pads}
 
     def breakdown(self, table, index):
         """Each player's bullheads that hand (and the cards, when entered), and ranking points."""

@@ -184,7 +184,7 @@ class Smear(Game):
             entry["game_points"] = [whole_or_text(text) for text in card_points]
         return entry
 
-    def entry_context(self, table):
+    def entry_context(self, table, entry=None):
         """The two teams (named on their buttons), the bids, the four points and the dealer."""
         return {
             "teams": [{"team": team, "name": Phrase(_("%(first)s & %(second)s"),
