@@ -136,3 +136,14 @@ def test_random_entry_forms_are_answered_without_a_traceback(client, slug, form)
     if response.status_code == 422:
         assert 'role="alert"' in response.content.decode()
         assert not Round.objects.filter(match=match).exists()
+
+
+def test_a_name_with_a_line_break_is_refused_in_one_line():
+    with pytest.raises(RulesError) as error:
+        score({"game": "least_score", "players": ["Ann\nBo", "Chen"], "rounds": []})
+    assert str(error.value) == "a player's name cannot hold line breaks or control characters"
+
+
+def test_a_persian_name_with_a_zero_width_non_joiner_is_a_name():
+    result = score({"game": "least_score", "players": ["نیم\u200cفاصله", "Zahra"], "rounds": []})
+    assert result["players"][0] == "نیم\u200cفاصله"

@@ -3,6 +3,8 @@
 Plain Python, no Django. Every game is a module with a Game subclass, listed in GAMES.
 """
 
+import unicodedata
+
 from .base import Game, RulesError, gettext_noop
 from . import gongzhu, least_score, sanming, six_nimmt, smear
 
@@ -28,6 +30,8 @@ def read_players(players, game):
     names = [p.strip() for p in players]
     if any(not 1 <= len(name) <= 40 for name in names):
         raise RulesError(gettext_noop("a player's name must be 1 to 40 characters"))
+    if any(unicodedata.category(c) == "Cc" for name in names for c in name):
+        raise RulesError(gettext_noop("a player's name cannot hold line breaks or control characters"))
     for k, name in enumerate(names):
         if name in names[:k]:
             raise RulesError(gettext_noop("two players are called %(name)s"), name=name)

@@ -34,6 +34,8 @@ class RulesError(ValueError):
     """A broken rule; its message is one sentence a player understands."""
 
     def __init__(self, text, round=None, **params):
+        # What a player typed is quoted on one line, whatever white space it held.
+        params = {k: " ".join(v.split()) if type(v) is str else v for k, v in params.items()}
         self.phrase, self.round = Phrase(text, **params), round
         super().__init__(self.render())
 
