@@ -147,3 +147,16 @@ def test_a_name_with_a_line_break_is_refused_in_one_line():
 def test_a_persian_name_with_a_zero_width_non_joiner_is_a_name():
     result = score({"game": "least_score", "players": ["نیم\u200cفاصله", "Zahra"], "rounds": []})
     assert result["players"][0] == "نیم\u200cفاصله"
+
+
+@pytest.mark.django_db
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(documents().map(json.dumps) | st.text(max_size=60))
+def test_random_imports_are_refused_with_a_message_or_stored_whole(client, text):
+    response = client.post(reverse("import_match"), {"document": text})
+    assert response.status_code in (302, 422)
+    if response.status_code == 422:
+        assert 'role="alert"' in response.content.decode()
+        assert not Match.objects.exists()
+    else:
+        Match.objects.all().delete()
