@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 from games import rules
 
 
-def option_field(option):
+def option_field(game, option):
     """A form field for one engine option; blank means 'the default'."""
-    label = option.name.replace("_", " ")
-    help_text = f"{_(option.help)} {default_note(option)}"
+    label = _(game.label(option.name))
+    help_text = f"{_(option.help)} {default_note(game, option)}"
     if option.kind == "choice":
-        choices = [(json.dumps(c), str(c).replace("_", " ")) for c in option.choices]
+        choices = [(json.dumps(c), _(game.label(c))) for c in option.choices]
         return forms.TypedChoiceField(label=label, help_text=help_text, choices=choices,
                                       coerce=json.loads, initial=json.dumps(option.default),
                                       required=False, empty_value=None)
@@ -33,18 +33,20 @@ def option_field(option):
                               min_value=option.low, max_value=option.high, initial=initial)
 
 
-def default_note(option):
-    """'Default: 100.' (nothing for a default that depends on another option: its help says)."""
-    if callable(option.default):
-        return ""
+def default_note(game, option):
+    """'Default: 100.', in words for a default that depends on another option."""
     default = option.default
-    if isinstance(default, bool):
+    if callable(default):
+        default = _(option.default_help)
+    elif option.kind == "choice":
+        default = _(game.label(default))
+    elif isinstance(default, bool):
         default = _("on") if default else _("off")
     elif isinstance(default, list):
         default = ", ".join(map(str, default)) or _("none")
     elif default is None:
         default = _("none")
-    return _("Default: %(default)s.") % {"default": str(default).replace("_", " ")}
+    return _("Default: %(default)s.") % {"default": default}
 
 
 def plain_number(value):
@@ -64,7 +66,7 @@ class NewMatchForm(forms.Form):
                 required=seat < game.min_players,
             )
         for option in game.options:
-            self.fields[option.name] = option_field(option)
+            self.fields[option.name] = option_field(game, option)
 
     def player_fields(self):
         return [self[f"player_{seat}"] for seat in range(self.game.max_players)]

@@ -11,21 +11,12 @@ from playwright.sync_api import expect
 
 from games import rules
 from tests.conftest import PHONE, screenshot
+from tests.table import save, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Ann", "Bo", "Chen", "Dee"]
 
-
-def start_match(page, stake=None):
-    page.goto("/new/gongzhu/")
-    for seat, name in enumerate(PLAYERS):
-        page.locator(f"input[name=player_{seat}]").fill(name)
-    if stake is not None:
-        page.get_by_text("Options").click()
-        page.locator("input[name=stake]").fill(str(stake))
-    page.get_by_role("button", name="Start").click()
-    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
 
 
 def card(page, code):
@@ -52,12 +43,6 @@ def pretty(code):
     return code[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[-1]]
 
 
-def save(page, button):
-    """Tap a save button and wait until htmx has swapped in the answer."""
-    with page.expect_response(lambda r: r.request.method == "POST" and "/preview/" not in r.url):
-        page.get_by_role("button", name=button).click()
-    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
-
 
 def totals(page):
     return page.locator(".scoreboard tfoot td").all_inner_texts()
@@ -71,7 +56,7 @@ def stored_match():
 
 def test_a_table_plays_three_hands_to_the_floor(phone):
     page = phone
-    start_match(page, stake=0.01)
+    start_match(page, "Gongzhu", PLAYERS, stake=0.01)
 
     # Hand 1, Q♠ and A♥ exposed. Ann Q♠ A♥ K♥: -100×2 + (-90)×2 = -380. Bo ten hearts
     # (-30 -20 -50 0): -100×2 = -200. Chen 0. Dee J♦ 10♣ 5♥: (100 - 10×2)×2 = 160.
@@ -129,7 +114,7 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
 def test_without_javascript_a_hand_missing_cards_is_refused_and_kept(browser, live_server):
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False, **PHONE)
     page = context.new_page()
-    start_match(page)
+    start_match(page, "Gongzhu", PLAYERS)
     page.locator(".gz-expose", has_text="A♥").click()
     page.locator("label.gz-pick:has(input[name=owner-QS][value='2'])").click()
     page.locator("label.gz-pick:has(input[name=owner-JD][value='1'])").click()

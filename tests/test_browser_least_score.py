@@ -4,19 +4,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import screenshot
+from tests.table import save, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-
-def start_match(page, players, threshold):
-    page.goto("/")
-    page.get_by_role("link", name="Least Score").click()
-    for seat, name in enumerate(players):
-        page.locator(f"input[name=player_{seat}]").fill(name)
-    page.get_by_text("Options").click()
-    page.locator("input[name=threshold]").fill(str(threshold))
-    page.get_by_role("button", name="Start").click()
-    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
 
 
 def play_round(page, declarer, hands):
@@ -35,12 +26,6 @@ def fill_round(page, declarer, hands):
             page.locator(f"input[name=hand-{seat}]").fill(str(hand))
 
 
-def save(page, button):
-    """Tap a save button and wait until htmx has swapped in the answer."""
-    with page.expect_response(lambda r: r.request.method == "POST" and "/preview/" not in r.url):
-        page.get_by_role("button", name=button).click()
-    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
-
 
 def expect_totals(page, totals):
     expect(page.locator(".scoreboard tfoot td")).to_have_text(totals)
@@ -48,7 +33,7 @@ def expect_totals(page, totals):
 
 def test_a_table_plays_least_score_to_the_end(phone):
     page = phone
-    start_match(page, ["Ann", "Bo", "Chen"], threshold=25)
+    start_match(page, "Least Score", ["Ann", "Bo", "Chen"], threshold=25)
 
     fill_round(page, "Ann", {0: 7, 1: 15, 2: 20})
     expect(page.locator("#preview")).to_contain_text("Ann declared: the declaration stands")

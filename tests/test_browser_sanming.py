@@ -4,19 +4,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import PHONE, screenshot
+from tests.table import save, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-
-def start_match(page, players, bean_rate):
-    page.goto("/")
-    page.get_by_role("link", name="Sanming run-fast").click()
-    for seat, name in enumerate(players):
-        page.locator(f"input[name=player_{seat}]").fill(name)
-    page.get_by_text("Options").click()
-    page.locator("input[name=bean_rate]").fill(str(bean_rate))
-    page.get_by_role("button", name="Start").click()
-    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
 
 
 def tap(page, button, times=1):
@@ -33,12 +24,6 @@ def fill_hand(page, winner, cards, bombed=None):
         page.locator(f"input[name=bombed-{seat}]").fill(str(count))
 
 
-def save(page, button="Save round"):
-    """Tap a save button and wait until htmx has swapped in the answer."""
-    with page.expect_response(lambda r: r.request.method == "POST" and "/preview/" not in r.url):
-        page.get_by_role("button", name=button).click()
-    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
-
 
 def totals(page):
     return page.locator(".scoreboard tfoot td").all_inner_texts()
@@ -46,7 +31,7 @@ def totals(page):
 
 def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     page = phone
-    start_match(page, ["Ann", "Bo", "Chen"], bean_rate=5)
+    start_match(page, "Sanming run-fast", ["Ann", "Bo", "Chen"], bean_rate=5)
     expect(page.locator(".status")).to_contain_text("The holder of 3♠ leads the first hand.")
 
     # Hand 1 with the steppers: Ann goes out, her row goes away; Bo 6 cards, Chen 11.
@@ -107,7 +92,7 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
 
 
 def test_a_hand_is_entered_without_javascript(browser, live_server, phone):
-    start_match(phone, ["Ann", "Bo", "Chen"], bean_rate=1)
+    start_match(phone, "Sanming run-fast", ["Ann", "Bo", "Chen"], bean_rate=1)
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False, **PHONE)
     page = context.new_page()
     page.goto(phone.url)

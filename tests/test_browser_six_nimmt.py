@@ -4,17 +4,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import PHONE, screenshot
+from tests.table import save, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-
-def start_match(page, players):
-    page.goto("/")
-    page.get_by_role("link", name="6 nimmt!").click()
-    for seat, name in enumerate(players):
-        page.locator(f"input[name=player_{seat}]").fill(name)
-    page.get_by_role("button", name="Start").click()
-    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
 
 
 def card(page, seat, number):
@@ -35,12 +28,6 @@ def type_bullheads(page, counts):
         page.locator(f"input[name=bullheads-{seat}]").fill(str(count))
 
 
-def save(page):
-    """Tap Save round and wait until htmx has swapped in the answer."""
-    with page.expect_response(lambda r: r.request.method == "POST" and "/preview/" not in r.url):
-        page.get_by_role("button", name="Save round").click()
-    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
-
 
 def expect_totals(page, *totals):
     expect(page.locator(".scoreboard tfoot td")).to_have_text(list(totals))
@@ -48,7 +35,7 @@ def expect_totals(page, *totals):
 
 def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     page = phone
-    start_match(page, ["Ann", "Bo", "Chen", "Dee"])
+    start_match(page, "6 nimmt!", ["Ann", "Bo", "Chen", "Dee"])
     expect(page.locator(".status")).to_contain_text("cards 1 to 84 are in play")
 
     # One pad at a time, cards 1-84 in rows of ten, and the phone never scrolls sideways.
@@ -120,7 +107,7 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
 def test_without_javascript_each_players_pad_is_a_set_of_checkboxes(browser, live_server):
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False, **PHONE)
     page = context.new_page()
-    start_match(page, ["Ann", "Bo"])
+    start_match(page, "6 nimmt!", ["Ann", "Bo"])
     expect(page.locator(".sn-pad summary")).to_have_count(2)
     page.locator(".sn-pad summary", has_text="Bo").click()
     for number in (1, 5, 10, 55):

@@ -4,19 +4,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import screenshot
+from tests.table import save, start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ANN_CHEN, BO_DEE = "Ann & Chen", "Bo & Dee"
 
-
-def start_match(page):
-    page.goto("/")
-    page.get_by_role("link", name="Four Point Smear").click()
-    for seat, name in enumerate(["Ann", "Bo", "Chen", "Dee"]):
-        page.locator(f"input[name=player_{seat}]").fill(name)
-    page.get_by_role("button", name="Start").click()
-    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
 
 
 def tap(page, group, choice):
@@ -37,12 +30,6 @@ def fill_hand(page, bidder, bid, high, low, jack=None, game=None, card_points=No
         page.get_by_role("textbox", name=BO_DEE).fill(str(card_points[1]))
 
 
-def save(page):
-    """Tap Save round and wait until htmx has swapped in the answer."""
-    with page.expect_response(lambda r: r.request.method == "POST" and "/preview/" not in r.url):
-        page.get_by_role("button", name="Save round").click()
-    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
-
 
 def expect_totals(page, zero, one):
     """The scoreboard's totals, every player showing their team's (waits for the swap)."""
@@ -51,7 +38,7 @@ def expect_totals(page, zero, one):
 
 def test_a_table_plays_smear_to_15(phone):
     page = phone
-    start_match(page)
+    start_match(page, "Four Point Smear", ["Ann", "Bo", "Chen", "Dee"])
     expect(page.locator(".status")).to_contain_text("Ann deals next")
     expect(page.get_by_role("group", name="High", exact=True)).to_contain_text(ANN_CHEN)
     expect(page.get_by_role("group", name="High", exact=True)).to_contain_text(BO_DEE)

@@ -187,8 +187,13 @@ class Game:
     max_players = 2
     options = ()
     summary = ""  # a short rules summary shown on the entry screen
+    labels = {}  # option names and values as players read them, e.g. {"kid_below": _("kid below")}
 
     # ---- options
+    def label(self, word):
+        """An option name or value in words: from labels, else the key with spaces."""
+        return self.labels.get(word) or Term(str(word).replace("_", " "))
+
     def read_options(self, raw, n):
         """Fill defaults into raw and check every value; unknown keys are errors."""
         if not isinstance(raw, dict):

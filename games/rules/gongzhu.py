@@ -201,6 +201,14 @@ class Gongzhu(Game):
         "cards count double. Scores are made zero-sum and multiplied; the match ends when "
         "a raw total reaches minus the floor."
     )
+    labels = {
+        "decks": _("decks"), "mode": _("mode"), "individual": _("individual"), "pairs": _("pairs"),
+        "multiplier": _("multiplier"), "rounding": _("rounding"), "nearest": _("nearest"),
+        "exact": _("exact"), "all_red_pig": _("all red turns the pig"),
+        "grand_slam": _("grand slam"), "flat": _("flat"), "formula": _("formula"),
+        "auto_expose_fourth": _("fourth exposed with three"), "end": _("end"),
+        "floor": _("floor"), "hands": _("hands"), "open": _("open"), "stake": _("stake"),
+    }
     options = (
         Option("decks", 1, _("Play with one deck, or two (every card twice)."), choices=(1, 2)),
         Option("mode", "individual",

@@ -65,6 +65,13 @@ class LeastScore(Game):
         "the declarer scores 0, everyone else their hand minus the declarer's. Otherwise the "
         "declarer scores the penalty plus the difference. Above the threshold you are out."
     )
+    labels = {
+        "threshold": _("threshold"), "eliminate_at": _("out at"), "over": _("over"),
+        "reach": _("reach"), "tie": _("tie"), "declarer_wins": _("declarer wins"),
+        "declarer_fails": _("declarer fails"), "penalty": _("penalty"), "end": _("end"),
+        "last_standing": _("last standing"), "first_out": _("first out"),
+        "halve_on": _("halve on"),
+    }
     options = (
         Option("threshold", 100, _("A player whose total passes this is out."), "whole",
                low=1, high=1000),

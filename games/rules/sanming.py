@@ -72,6 +72,7 @@ class Sanming(Game):
         "When a total reaches the target, anyone below the kid line goes to 0 and the others "
         "double; each player then wins or pays the differences to the other two."
     )
+    labels = {"target": _("target"), "kid_below": _("kid below"), "bean_rate": _("bean rate")}
     options = (
         Option("target", 100, _("The match ends when a player's total reaches this."), "whole",
                low=1, high=100000),

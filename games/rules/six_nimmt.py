@@ -126,6 +126,13 @@ class SixNimmt(Game):
         "card, or a card too low for every row, takes cards and their bullheads. Fewer bullheads "
         "is better: play until someone reaches 66, or score each hand as a game of its own."
     )
+    labels = {
+        "deck": _("deck"), "seed": _("by players"), "full": _("full"), "tactics": _("tactics"),
+        "end": _("end"), "66": _("at the limit"), "hand": _("every hand"), "limit": _("limit"),
+        "share_rounding": _("share rounding"), "up": _("up"), "exact": _("exact"),
+        "loser_rank": _("loser rank"), "competition": _("competition"), "dense": _("dense"),
+        "hands": _("hands"),
+    }
     options = (
         Option("deck", "seed", _("Cards in play: by player count (1-64, 1-84, 1-104), always "
                                  "1-104, or 10 per player plus 4."),

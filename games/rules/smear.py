@@ -131,6 +131,10 @@ class Smear(Game):
         "team scores every point it won if that is at least its bid (2 to 4), else it loses the "
         "bid; the other team scores every point it won. The first team to reach the target wins."
     )
+    labels = {
+        "target": _("target"), "win": _("win"), "higher": _("higher"),
+        "bidder_out": _("bidder out"), "bid_only": _("bid only"), "undealt": _("undealt"),
+    }
     options = (
         Option("target", 15, _("The score a team must reach to win."), "whole", low=1, high=1000),
         Option("win", "higher", _("Who wins when a hand takes a team to the target."),

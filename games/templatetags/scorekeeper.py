@@ -41,12 +41,14 @@ def is_list(value):
 
 
 @register.filter
-def words(value):
-    """An option name or value for people: underscores as spaces, on/off, lists joined."""
+def words(value, game=None):
+    """An option name or value for people: the game's label, on/off, lists joined."""
     if isinstance(value, bool):
         return gettext("on") if value else gettext("off")
     if isinstance(value, list):
         return ", ".join(map(str, value)) or "–"
     if value is None:
         return "–"
+    if game is not None:
+        return gettext(game.label(value))
     return str(value).replace("_", " ")
