@@ -213,10 +213,9 @@ def round_create(request, public_id):
     key = request.POST.get("entry_key", "")[:40]
     if key and match.rounds.filter(entry_key=key).exists():
         return saved(request, match)  # a retried save that had already landed
-    stored = list(match.live_rounds())
-    table = rules.replay(match.document([r.entry for r in stored]))[1]
+    table = board(match)["table"]  # a fresh copy: playing the new round on it changes nothing
     entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
-    error = check(match, [r.entry for r in stored] + [entry])
+    error = next_round_error(match, table, entry)
     if error is None:
         try:
             append_round(match, entry, key, seen_version(request))
@@ -226,6 +225,17 @@ def round_create(request, public_id):
         match.refresh_from_db()
         return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
     return saved(request, match)
+
+
+def next_round_error(match, table, entry):
+    """The engine's message if entry cannot be the next round of match, else None."""
+    if match.closed:
+        return _("The match is closed: reopen it to add a round.")
+    try:
+        rules.play_round(match.rules, table, entry)
+    except rules.RulesError as error:
+        return error.render(_)
+    return None
 
 
 def saved(request, match):
@@ -345,15 +355,11 @@ def round_restore(request, public_id, number):
 def round_preview(request, public_id):
     """What the round being typed would score, before it is saved (htmx, while typing)."""
     match = get_match(public_id)
-    game, table, _closed = rules.replay(match.document())
-    entry = game.entry_from_form(dict(request.POST.lists()), table)
-    context = {"lines": [], "error": None}
-    try:
-        rules.play_round(game, table, entry)
-        context["lines"] = game.breakdown(table, len(table.rounds) - 1)
-    except rules.RulesError as error:
-        context["error"] = error.render(_)
-    return render(request, "games/partials/preview.html", context)
+    table = board(match)["table"]
+    entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
+    error = next_round_error(match, table, entry)
+    lines = [] if error else match.rules.breakdown(table, len(table.rounds) - 1)
+    return render(request, "games/partials/preview.html", {"lines": lines, "error": error})
 
 
 @require_POST

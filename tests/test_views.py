@@ -192,3 +192,12 @@ def test_the_https_setup_passes_the_deployment_checks():
     run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                          capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr
+
+
+def test_a_closed_match_takes_no_round_until_it_is_reopened(client):
+    match = new_least_score(client)
+    client.post(reverse("match_close", args=[match.public_id]))
+    response = post_round(client, match, 0, 7, 15, 20)
+    assert response.status_code == 422
+    assert "The match is closed: reopen it to add a round." in response.content.decode()
+    assert not Round.objects.exists()
