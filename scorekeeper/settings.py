@@ -134,6 +134,7 @@ LANGUAGES = [
 ]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["scorekeeper.formats"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
