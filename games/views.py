@@ -44,8 +44,9 @@ def get_match(public_id):
 def remember(request, match, key="matches"):
     """Put match first in this phone's list (kept in its signed session cookie)."""
     token = match.public_id if key == "matches" else match.watch_id
-    ids = [token] + [i for i in request.session.get(key, []) if i != token]
-    request.session[key] = ids[:REMEMBERED_MATCHES]
+    ids = request.session.get(key, [])
+    if ids[:1] != [token]:  # unchanged lists leave the cookie alone
+        request.session[key] = ([token] + [i for i in ids if i != token])[:REMEMBERED_MATCHES]
 
 
 def on_this_phone(request, matches=Match.objects):

@@ -15,6 +15,9 @@ def running_chart(game, table, result):
 
 
 @register.inclusion_tag("games/records/series.html")
-def series(match, can_score):
+def series(match, can_score, finished):
     """The series the match belongs to (nothing for a match on its own)."""
-    return {"match": match, "can_score": can_score, "series": records.series(match)}
+    # Only a rematch, or a finished match (which may have one), can belong to a series.
+    part_of_one = match.rematch_of_id is not None or finished
+    return {"match": match, "can_score": can_score,
+            "series": records.series(match) if part_of_one else None}
