@@ -107,7 +107,7 @@ def watch_page(request, watch_id):
 def live(request, watch_id):
     """The live check: 204 while the match is at the version the phone has, else its news."""
     seen = request.GET.get("v", "")
-    version = Match.objects.filter(watch_id=watch_id).values_list("version", flat=True).first()
+    version = Match.version_of(watch_id)
     if version is None:
         raise Http404(_("There is no such match."))
     if seen == str(version):
