@@ -25,6 +25,7 @@ from games.models import Match, Round, RoundEvent
 
 REMEMBERED_MATCHES = 30
 BOARD_SECONDS = 600
+ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 
 
 class Conflict(Exception):
@@ -100,7 +101,8 @@ def watch_page(request, watch_id):
     """The same match, read-only: the scoreboard, never a form."""
     match = get_object_or_404(Match, watch_id=watch_id)
     remember(request, match, key="watching")
-    return render(request, "games/match.html", scoreboard(match, can_score=False))
+    context = scoreboard(match, can_score=False, show_all=showing_all(request))
+    return render(request, "games/match.html", context)
 
 
 @require_GET
@@ -114,21 +116,31 @@ def live(request, watch_id):
         return HttpResponse(status=204)
     match = Match.objects.get(watch_id=watch_id)
     can_score = request.GET.get("score") == "1"
-    return render(request, "games/partials/live.html", scoreboard(match, can_score))
+    context = scoreboard(match, can_score, show_all=showing_all(request))
+    return render(request, "games/partials/live.html", context)
 
 
 def render_match(request, match, entry=None, error=None, status=200, entry_key=None):
     """The match page, or just its body for an htmx request; entry and error refill the form."""
-    context = scoreboard(match)
+    context = scoreboard(match, show_all=showing_all(request))
     context.update(entry=entry, error=error, entry_key=entry_key or secrets.token_urlsafe(12),
                    extra=context["game"].entry_context(context["table"], entry))
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
 
-def scoreboard(match, can_score=True):
+def scoreboard(match, can_score=True, show_all=False):
     """Everything the match screen draws, derived from the stored rounds by the engine."""
-    return {"match": match, "can_score": can_score, "game": match.rules, **board(match)}
+    drawn = board(match)
+    shown = drawn["rows"] if show_all else drawn["rows"][-ROWS_SHOWN:]
+    return {"match": match, "can_score": can_score, "game": match.rules, **drawn,
+            "shown_rows": shown, "hidden_rows": len(drawn["rows"]) - len(shown),
+            "show_all": show_all}
+
+
+def showing_all(request):
+    """Whether the phone asked for every round on the scoreboard (?rounds=all)."""
+    return request.GET.get("rounds") == "all"
 
 
 def board(match):

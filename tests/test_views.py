@@ -201,3 +201,16 @@ def test_a_closed_match_takes_no_round_until_it_is_reopened(client):
     assert response.status_code == 422
     assert "The match is closed: reopen it to add a round." in response.content.decode()
     assert not Round.objects.exists()
+
+
+def test_a_long_match_shows_its_latest_rounds_and_every_one_on_request(client):
+    match = new_least_score(client, threshold="1000")
+    Round.objects.bulk_create(Round(match=match, number=k + 1, entry={"declarer": 0, "hands": [1, 2, 2]})
+                              for k in range(45))
+    Match.objects.filter(pk=match.pk).update(version=45)
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert page.count('title="Edit this round"') == 30
+    assert "15 earlier rounds are not shown." in page
+    assert ">45<" in page.split("<tfoot>")[1]  # the totals still count every round
+    every = client.get(reverse("match", args=[match.public_id]), {"rounds": "all"}).content.decode()
+    assert every.count('title="Edit this round"') == 45
