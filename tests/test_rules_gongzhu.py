@@ -8,7 +8,7 @@ the hearts add up to -200.
 
 import pytest
 
-from games.rules import RulesError, play_round, score, start
+from games.rules import RulesError, replay, score
 from games.rules.gongzhu import GAME
 
 PLAYERS = ["Ann", "Bo", "Chen", "Dee"]
@@ -37,10 +37,7 @@ def raw(entry, **options):
 
 def table_after(*rounds, **options):
     """A table with rounds played, as the web layer holds it between hands."""
-    game, table, entries, _closed = start(match(*rounds, **options))
-    for entry in entries:
-        play_round(game, table, entry)
-    return table
+    return replay(match(*rounds, **options))[1]
 
 
 def rejected(*rounds, **options):

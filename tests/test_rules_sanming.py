@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.rules import GAMES, RulesError, play_round, score, start
+from games.rules import GAMES, RulesError, replay, score
 from games.rules.base import Term
 from games.rules.sanming import loser_points
 
@@ -25,10 +25,7 @@ def match(*rounds, closed=False, **options):
 
 def table_after(*rounds, **options):
     """The engine's table once rounds are played (for breakdown and status)."""
-    _, table, entries, _ = start(match(*rounds, **options))
-    for entry in entries:
-        play_round(GAME, table, entry)
-    return table
+    return replay(match(*rounds, **options))[1]
 
 
 def rejected(document):

@@ -3,7 +3,7 @@
 import pytest
 
 from games.rules import RulesError, get_game, score
-from games.rules import play_round, start
+from games.rules import replay
 from games.rules.six_nimmt import bullheads_of
 
 GAME = get_game("six_nimmt")
@@ -23,10 +23,7 @@ def hands(n, *counts, **options):
 
 def table_after(document):
     """The scored table of a match, for status and breakdown."""
-    game, table, rounds, _closed = start(document)
-    for entry in rounds:
-        play_round(game, table, entry)
-    return table
+    return replay(document)[1]
 
 
 def rejected(document):

@@ -6,7 +6,7 @@ every player their team's figure, so [t0, t1, t0, t1].
 
 import pytest
 
-from games.rules import RulesError, play_round, score, start
+from games.rules import RulesError, replay, score
 from games.rules.smear import GAME
 
 PLAYERS = ["Ann", "Bo", "Chen", "Dee"]
@@ -24,10 +24,7 @@ def hand(bidder, bid, high, low, jack=None, game=None, **more):
 
 def table_after(*rounds, **options):
     """A table with rounds played, as the web layer holds it between hands."""
-    game, table, entries, _closed = start(match(*rounds, **options))
-    for entry in entries:
-        play_round(game, table, entry)
-    return table
+    return replay(match(*rounds, **options))[1]
 
 
 def teams(zero, one):
