@@ -7,6 +7,7 @@ DATABASE_URL  e.g. postgres://postgres@127.0.0.1:5432/scorekeeper (default: SQLi
 ALLOWED_HOSTS comma-separated (default "*": phones reach the table's laptop by its LAN address)
 HTTPS         "1" behind an HTTPS proxy: secure cookies, HSTS, redirect to HTTPS
 CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://scores.example.org
+TIME_ZONE     e.g. Asia/Shanghai: the times shown in round history (default UTC)
 """
 
 import os
@@ -137,7 +138,7 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["scorekeeper.formats"]
 USE_I18N = True
 USE_TZ = True
-TIME_ZONE = "UTC"
+TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")  # the table's clock for round history
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
