@@ -19,7 +19,7 @@ from games import rules
 from games.models import Match, Round, RoundEvent
 from games.rules.base import decimal, plain
 from games.rules.settle import transfers
-from games.views import get_match, on_this_phone, remember
+from games.views import claim_version, get_match, on_this_phone, remember
 
 # Each match's live rounds in one query, for replaying many matches.
 WITH_ROUNDS = Prefetch("rounds", queryset=Round.objects.filter(deleted=None), to_attr="live")
@@ -81,8 +81,10 @@ def player_record(name, found):
 def rematch(request, public_id):
     """A new match of the same game, players, seats and options (a second tap joins it)."""
     match = get_match(public_id)
-    following = match.rematches.first() or Match.objects.create(
-        game=match.game, players=match.players, options=match.options, rematch_of=match)
+    with transaction.atomic():
+        following = match.rematches.first() or Match.objects.create(
+            game=match.game, players=match.players, options=match.options, rematch_of=match)
+        claim_version(match, None)  # its screen now shows the series
     remember(request, following)
     return redirect("match", public_id=following.public_id)
 

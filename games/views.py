@@ -13,9 +13,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
 from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -26,6 +29,7 @@ from games.models import Match, Round, RoundEvent
 REMEMBERED_MATCHES = 30
 BOARD_SECONDS = 600
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
+CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"  # filled in per phone
 
 
 class Conflict(Exception):
@@ -93,7 +97,7 @@ def match_page(request, public_id):
     """The scoreboard, the next round's entry form and the latest breakdown."""
     match = get_match(public_id)
     remember(request, match)
-    return render_match(request, match)
+    return drawn_page(request, match, can_score=True)
 
 
 @require_GET
@@ -101,8 +105,25 @@ def watch_page(request, watch_id):
     """The same match, read-only: the scoreboard, never a form."""
     match = get_object_or_404(Match, watch_id=watch_id)
     remember(request, match, key="watching")
-    context = scoreboard(match, can_score=False, show_all=showing_all(request))
-    return render(request, "games/match.html", context)
+    return drawn_page(request, match, can_score=False)
+
+
+def drawn_page(request, match, can_score):
+    """The whole match page, drawn once per match version, language and address.
+
+    Only the CSRF token and the form's entry key differ between phones: the page is drawn with
+    placeholders for them, kept, and each phone gets its own filled in.
+    """
+    key = f"page:{match.public_id}:{match.version}:{can_score}:{get_language()}:{request.get_full_path()}"
+    html = cache.get(key)
+    if html is None:
+        context = scoreboard(match, can_score, show_all=showing_all(request))
+        context.update(entry=None, error=None, csrf_token=CSRF_SLOT, entry_key=KEY_SLOT,
+                       extra=lambda: match.rules.entry_context(context["table"]))
+        html = render_to_string("games/match.html", context, request)
+        cache.set(key, html, BOARD_SECONDS)
+    html = html.replace(CSRF_SLOT, get_token(request)).replace(KEY_SLOT, secrets.token_urlsafe(12))
+    return HttpResponse(html)
 
 
 @require_GET
