@@ -38,12 +38,12 @@ class Conflict(Exception):
 
 def get_match(public_id):
     """The match behind a score link; a watch link here is refused (403), anything else 404."""
-    match = Match.objects.filter(public_id=public_id).first()
-    if match is None:
+    try:
+        return Match.objects.get(public_id=public_id)
+    except Match.DoesNotExist:
         if Match.objects.filter(watch_id=public_id).exists():
-            raise PermissionDenied(_("This is a watch link: it cannot change the match."))
-        raise Http404(_("There is no such match."))
-    return match
+            raise PermissionDenied(_("This is a watch link: it cannot change the match.")) from None
+        raise Http404(_("There is no such match.")) from None
 
 
 def remember(request, match, key="matches"):
