@@ -139,3 +139,20 @@ def test_links_are_long_random_tokens(match):
     for token in [match.public_id, match.watch_id, other.public_id, other.watch_id]:
         assert len(token) >= 24
     assert len({match.public_id, match.watch_id, other.public_id, other.watch_id}) == 4
+
+
+def test_each_phone_gets_its_own_tokens_on_the_same_drawn_page(match):
+    from django.test import Client
+    import re
+
+    phones = [Client(enforce_csrf_checks=True) for _ in range(2)]
+    pages = [phone.get(reverse("match", args=[match.public_id])).content.decode() for phone in phones]
+    keys = [re.search(r'name="entry_key" value="([^"]+)"', page).group(1) for page in pages]
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1) for page in pages]
+    assert keys[0] != keys[1] and tokens[0] != tokens[1]
+    assert "slot" not in pages[0] and "slot" not in pages[1]
+    for k, (phone, token) in enumerate(zip(phones, tokens)):
+        form = {"csrfmiddlewaretoken": token, "declarer": "0", "hand-0": "1", "hand-1": "2",
+                "hand-2": "3", "entry_key": keys[k]}
+        assert phone.post(reverse("round_create", args=[match.public_id]), form).status_code == 302
+    assert Round.objects.count() == 2
