@@ -285,17 +285,20 @@ def test_status_after_the_match_names_no_dealer():
 
 @pytest.mark.parametrize("rounds, options, index, lines", [
     ([hand(0, 3, 1, 1, 0, 0)], {}, 0, [
+        "Ann dealt",
         "Ann and Chen bid 3 but won 2: set back, -3",
         "Bo and Dee won 2: +2",
         "High: Bo and Dee", "Low: Bo and Dee", "Jack: Ann and Chen", "Game: Ann and Chen",
     ]),
     ([hand(0, 2, 0, 0), hand(3, 2, 1, 1, None, game_points=[35, 35])], {}, 1, [
+        "Bo dealt",
         "Bo and Dee bid 2 and won 2: +2",
         "Ann and Chen won 0: +0",
         "High: Bo and Dee", "Low: Bo and Dee", "Jack: nobody", "Game: nobody",
         "card points: Ann and Chen 35, Bo and Dee 35",
     ]),
     ([*FOURTEEN_THIRTEEN, hand(1, 2, 1, 1, 0, 0)], {"win": "bid_only"}, 7, [
+        "Dee dealt",  # the eighth hand: the deal has gone round twice
         "Bo and Dee bid 2 and won 2: +2",
         "Ann and Chen won 2 but stop at 15: +1",
         "High: Bo and Dee", "Low: Bo and Dee", "Jack: Ann and Chen", "Game: Ann and Chen",
@@ -310,7 +313,7 @@ def test_point_names_are_translated():
     french = {"High": "Haut", "%(point)s: %(first)s and %(second)s": "%(point)s : %(first)s et "
                                                                     "%(second)s"}
     phrases = GAME.breakdown(table_after(hand(1, 2, 1, 1)), 0)
-    assert phrases[2].render(lambda text: french.get(text, text)) == "Haut : Bo et Dee"
+    assert phrases[3].render(lambda text: french.get(text, text)) == "Haut : Bo et Dee"
 
 
 def test_preview_says_whether_the_bid_is_made_and_changes_nothing():

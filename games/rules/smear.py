@@ -201,8 +201,10 @@ class Smear(Game):
         }
 
     def breakdown(self, table, index):
+        """Who dealt the hand, what each team scored and who won each point."""
         hand = table.hands[index]
-        return self.describe(table, hand, table.rounds[index]["points"][:2])
+        dealt = Phrase(_("%(name)s dealt"), name=table.players[index % table.n])
+        return [dealt, *self.describe(table, hand, table.rounds[index]["points"][:2])]
 
     def describe(self, table, hand, scores):
         """Phrases for a hand: what each team scores, then who won each point."""

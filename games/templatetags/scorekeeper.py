@@ -1,6 +1,7 @@
 """Small template helpers: index a list, render an engine phrase, sign a number."""
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 register = template.Library()
@@ -23,8 +24,11 @@ def phrase(value):
 
 @register.filter
 def signed(number):
-    """+12, -3, 0."""
-    return f"+{number}" if isinstance(number, (int, float)) and number > 0 else f"{number}"
+    """+12, -3, 0, written as the reader's language writes numbers (61,2 in Spanish)."""
+    if not isinstance(number, (int, float)):
+        return number
+    shown = number_format(number)
+    return f"+{shown}" if number > 0 else shown
 
 
 @register.filter
