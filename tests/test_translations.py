@@ -55,3 +55,17 @@ def test_switching_language_keeps_the_player_on_the_same_match(client):
     assert response.status_code == 302 and response["Location"] == here
     page = client.get(here).content.decode()
     assert 'lang="es"' in page
+
+
+@pytest.mark.django_db
+def test_money_is_written_the_way_the_reader_writes_numbers(client):
+    import json
+
+    document = json.loads((ROOT / "tests/examples/gongzhu-match-to-floor.match.json").read_text())
+    match = Match.objects.create(game="gongzhu", players=document["players"], options=document["options"])
+    for number, entry in enumerate(document["rounds"], 1):
+        match.rounds.create(number=number, entry=entry)
+    english = client.get(reverse("match", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="en")
+    spanish = client.get(reverse("watch", args=[match.watch_id]), HTTP_ACCEPT_LANGUAGE="es")
+    assert "+81.96" in english.content.decode()
+    assert "+81,96" in spanish.content.decode()
