@@ -33,15 +33,16 @@ class Match(models.Model):
         return f"{self.game}: {', '.join(self.players)}"
 
     @classmethod
-    def version_of(cls, watch_id):
-        """The version of the match behind a watch link (None if there is none).
+    def version_of(cls, link, token):
+        """The version of the match whose link ("public_id" or "watch_id") is token, or None.
 
         Every phone on a match asks this every few seconds, so it is one plain query: the ORM
-        would spend more time building it than the database spends answering it.
+        would spend more time building it (and the match) than the database spends answering.
         """
+        if link not in ("public_id", "watch_id"):
+            raise ValueError(link)
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT version FROM {cls._meta.db_table} WHERE watch_id = %s",
-                           [watch_id])
+            cursor.execute(f"SELECT version FROM {cls._meta.db_table} WHERE {link} = %s", [token])
             row = cursor.fetchone()
         return row[0] if row else None
 

@@ -85,7 +85,7 @@ def rematch(request, public_id):
         following = match.rematches.first() or Match.objects.create(
             game=match.game, players=match.players, options=match.options, rematch_of=match)
         claim_version(match, None)  # its screen now shows the series
-    remember(request, following)
+    remember(request, following.public_id)
     return redirect("match", public_id=following.public_id)
 
 
@@ -173,7 +173,7 @@ def import_match(request):
         except ValueError:  # not UTF-8 or not JSON
             error = _("This is not a match document: it is not JSON.")
         else:
-            remember(request, match)
+            remember(request, match.public_id)
             return redirect("match", public_id=match.public_id)
     return render(request, "games/records/import.html", {"document": text, "error": error},
                   status=422 if error else 200)

@@ -46,9 +46,8 @@ def get_match(public_id):
         raise Http404(_("There is no such match.")) from None
 
 
-def remember(request, match, key="matches"):
-    """Put match first in this phone's list (kept in its signed session cookie)."""
-    token = match.public_id if key == "matches" else match.watch_id
+def remember(request, token, key="matches"):
+    """Put a match's link first in this phone's list (kept in its signed session cookie)."""
     ids = request.session.get(key, [])
     if ids[:1] != [token]:  # unchanged lists leave the cookie alone
         request.session[key] = ([token] + [i for i in ids if i != token])[:REMEMBERED_MATCHES]
@@ -87,7 +86,7 @@ def new_match(request, slug):
     if request.method == "POST" and form.is_valid():
         match = Match.objects.create(game=game.slug, players=form.match["players"],
                                      options=form.match["options"])
-        remember(request, match)
+        remember(request, match.public_id)
         return redirect("match", public_id=match.public_id)
     return render(request, "games/new_match.html", {"game": game, "form": form})
 
@@ -95,29 +94,34 @@ def new_match(request, slug):
 @require_GET
 def match_page(request, public_id):
     """The scoreboard, the next round's entry form and the latest breakdown."""
-    match = get_match(public_id)
-    remember(request, match)
-    return drawn_page(request, match, can_score=True)
+    version = Match.version_of("public_id", public_id)
+    if version is None:
+        get_match(public_id)  # a watch link is refused, anything else is not found
+    remember(request, public_id)
+    return drawn_page(request, "public_id", public_id, version)
 
 
 @require_GET
 def watch_page(request, watch_id):
     """The same match, read-only: the scoreboard, never a form."""
-    match = get_object_or_404(Match, watch_id=watch_id)
-    remember(request, match, key="watching")
-    return drawn_page(request, match, can_score=False)
+    version = Match.version_of("watch_id", watch_id)
+    if version is None:
+        raise Http404(_("There is no such match."))
+    remember(request, watch_id, key="watching")
+    return drawn_page(request, "watch_id", watch_id, version)
 
 
-def drawn_page(request, match, can_score):
+def drawn_page(request, link, token, version):
     """The whole match page, drawn once per match version, language and address.
 
     Only the CSRF token and the form's entry key differ between phones: the page is drawn with
     placeholders for them, kept, and each phone gets its own filled in.
     """
-    key = f"page:{match.public_id}:{match.version}:{can_score}:{get_language()}:{request.get_full_path()}"
+    key = f"page:{token}:{version}:{get_language()}:{request.get_full_path()}"
     html = cache.get(key)
     if html is None:
-        context = scoreboard(match, can_score, show_all=showing_all(request))
+        match = Match.objects.get(**{link: token})
+        context = scoreboard(match, can_score=link == "public_id", show_all=showing_all(request))
         context.update(entry=None, error=None, csrf_token=CSRF_SLOT, entry_key=KEY_SLOT,
                        extra=lambda: match.rules.entry_context(context["table"]))
         html = render_to_string("games/match.html", context, request)
@@ -130,7 +134,7 @@ def drawn_page(request, match, can_score):
 def live(request, watch_id):
     """The live check: 204 while the match is at the version the phone has, else its news."""
     seen = request.GET.get("v", "")
-    version = Match.version_of(watch_id)
+    version = Match.version_of("watch_id", watch_id)
     if version is None:
         raise Http404(_("There is no such match."))
     if seen == str(version):

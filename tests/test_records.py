@@ -204,10 +204,10 @@ def test_the_watch_link_shows_the_series_with_watch_links(client):
 
 
 def test_a_match_of_a_series_needs_few_queries(client, django_assert_max_num_queries):
-    """The page's own two, one per step along the series, and the series' rounds at once."""
+    """The page's own three, one per step along the series, and the series' rounds at once."""
     first = finished_sanming(client)
     second = rematch(client, first)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):
         client.get(reverse("match", args=[second.public_id]))
 
 
