@@ -11,7 +11,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def play_round(page, declarer, hands):
-    """Tap the declarer, type each hand still in (a number, or cards as text), save."""
+    """Tap the declarer, enter each hand still in (a number, cards as text, or a list of cards
+    to tap in the picker), save."""
     fill_round(page, declarer, hands)
     save(page, "Save round")
 
@@ -19,12 +20,15 @@ def play_round(page, declarer, hands):
 def fill_round(page, declarer, hands):
     page.locator("#entry label.pill", has_text=declarer).click()
     for seat, hand in hands.items():
-        if isinstance(hand, str):
-            page.locator(f"details:has(input[name=cards-{seat}]) summary").click()
-            page.locator(f"input[name=cards-{seat}]").fill(hand)
-        else:
+        if isinstance(hand, int):
             page.locator(f"input[name=hand-{seat}]").fill(str(hand))
-
+            continue
+        page.locator(f"details:has(input[name=cardtext-{seat}]) summary").click()
+        if isinstance(hand, str):
+            page.locator(f"input[name=cardtext-{seat}]").fill(hand)
+        else:
+            for card in hand:
+                page.locator(f"label.ls-card:has(input[name=cards-{seat}][value='{card}'])").click()
 
 
 def expect_totals(page, totals):
@@ -60,7 +64,14 @@ def test_a_table_plays_least_score_to_the_end(phone):
 
     play_round(page, "Chen", {0: 14, 2: 3})
     play_round(page, "Ann", {0: 6, 2: 18})
-    play_round(page, "Chen", {0: "9C", 2: "AS AD"})
+    # Ann types her card; Chen taps his in the picker, where they are then taken for Ann.
+    fill_round(page, "Chen", {0: "9C", 2: ["AS", "AD"]})
+    expect(page.locator("details:has(input[name=cards-2]) .ls-picked")).to_have_text("A♠ A♦ = 2")
+    expect(page.locator("input[name=cards-0][value=AS]")).to_be_disabled()
+    expect(page.locator("input[name=cards-0][value=AS]")).to_have_class("ls-elsewhere")
+    expect(page.locator("#preview")).to_contain_text("Chen declared: the declaration stands")
+    screenshot(page, "least-score-picker")
+    save(page, "Save round")
     expect_totals(page, ["18", "29", "25"])
     play_round(page, "Ann", {0: 4, 2: 10})  # Chen 31: out, Ann is the last one in
     expect(page.locator(".banner")).to_contain_text("Ann won")

@@ -119,7 +119,8 @@ def test_sanming_settlements_sum_to_zero(hands, rate):
 
 
 FORM_FIELDS = st.dictionaries(
-    st.sampled_from(["declarer", "hand-0", "hand-1", "hand-2", "cards-0", "cards-2", "winner",
+    st.sampled_from(["declarer", "hand-0", "hand-1", "hand-2", "cards-0", "cards-2", "cardtext-0",
+                     "cardtext-2", "winner",
                      "cards_left-1", "bombed-2", "bidder", "bid", "high", "low", "jack", "game",
                      "taken-0", "bullheads-1", "owner-QS", "exposed", "rest", "version", "mode"]),
     st.text(max_size=12), max_size=10)

@@ -1,5 +1,6 @@
 """The match screens without a browser: forms post and redirect, bad input never saves."""
 
+import re
 import subprocess
 import sys
 
@@ -91,16 +92,35 @@ def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, messag
     assert not Round.objects.exists()
 
 
-def test_cards_typed_for_a_hand_are_counted_and_kept_when_refused(client):
+def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(client):
     match = new_least_score(client)
     url = reverse("round_create", args=[match.public_id])
-    form = {"declarer": "2", "hand-0": "9", "hand-1": "12", "cards-2": "AS AS"}
+    form = {"declarer": "2", "hand-0": "9", "hand-1": "12", "cards-2": ["AS", "3H"], "cardtext-2": "as"}
     page = client.post(url, form).content.decode()
     assert "round 1: AS appears twice" in page
-    assert 'value="AS AS"' in page
-    form["cards-2"] = "A♠ 1d".replace("1d", "AD")
+    # The picked cards are ticked again, the repeated one is back in the text box.
+    assert re.search(r'name="cards-2" value="AS"[^>]*checked', page)
+    assert re.search(r'name="cards-2" value="3H"[^>]*checked', page)
+    assert not re.search(r'name="cards-2" value="2H"[^>]*checked', page)
+    assert re.search(r'name="cardtext-2"[^>]*value="as"', page)
+    form["cardtext-2"] = "X9"
+    page = client.post(url, form).content.decode()
+    assert "round 1: X9 is not a card" in page
+    assert re.search(r'name="cardtext-2"[^>]*value="X9"', page)
+    form["cardtext-2"] = "A♦"
     assert client.post(url, form).status_code == 302
-    assert Round.objects.get().entry["hands"][2] == ["A♠", "AD"]
+    assert Round.objects.get().entry["hands"][2] == ["AS", "3H", "A♦"]
+
+
+def test_a_round_of_picked_cards_opens_for_editing_with_its_cards_ticked(client):
+    match = new_least_score(client)
+    form = {"declarer": "0", "cards-0": ["2D", "AC"], "cardtext-0": "AH", "hand-1": "9", "hand-2": "12"}
+    assert client.post(reverse("round_create", args=[match.public_id]), form).status_code == 302
+    page = client.get(reverse("round_edit", args=[match.public_id, 1])).content.decode()
+    ticked = re.findall(r'name="cards-0" value="(\w+)"[^>]*checked', page)
+    assert sorted(ticked) == ["2D", "AC", "AH"]
+    assert "A♥ A♣ 2♦ = 4" in page
+    assert not re.findall(r'name="cards-[12]" value="\w+"[^>]*checked', page)
 
 
 def test_editing_a_round_recomputes_the_totals(client):

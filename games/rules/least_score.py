@@ -4,9 +4,11 @@ import re
 
 from .base import Game, Option, Phrase, RulesError, Table, form_value, gettext_noop as _, per_seat, seat
 from .base import whole, whole_or_text
-from .cards import parse_card, rank_of
+from .cards import RANKS, is_red, parse_card, pretty, rank_of
 
 CARD_VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
+# The picker's deck: suits alternating in colour, each from the ace (1) up to the king.
+PICKER_DECK = tuple(rank + suit for suit in "SHCD" for rank in ("A",) + RANKS[:-1])
 
 
 class LeastScoreTable(Table):
@@ -140,9 +142,28 @@ class LeastScore(Game):
         return {"eliminated": {table.players[s]: r for s, r in sorted(table.out.items())}}
 
     def entry_from_form(self, form, table):
-        """Fields: declarer (a seat), hand-N (a total) or cards-N (cards separated by spaces)."""
+        """Fields: declarer (a seat); per seat hand-N (a total), or the cards: cards-N (picked,
+        repeated) and cardtext-N (typed, separated by spaces or commas)."""
         hands = [None if s in table.out else typed_hand(form, s) for s in range(table.n)]
         return {"declarer": whole_or_text(form_value(form, "declarer")), "hands": hands}
+
+    def entry_context(self, table, entry=None):
+        """One card picker per seat, refilled from entry: every card with its label, colour and
+        value, checked when in that seat's hand, elsewhere when in another's; what the seat
+        typed that is not a card (or repeats one); and the picked cards' labels and total."""
+        hands = entry.get("hands") if isinstance(entry, dict) else None
+        hands = hands if isinstance(hands, list) else []
+        split = [picked_and_typed(hands[s] if s < len(hands) else None) for s in range(table.n)]
+        pickers = []
+        for me, (picked, typed) in enumerate(split):
+            others = set().union(*(p for s, (p, _t) in enumerate(split) if s != me))
+            cards = [{"card": card, "label": pretty(card), "red": is_red(card),
+                      "value": card_value(card), "checked": card in picked,
+                      "elsewhere": card in others} for card in PICKER_DECK]
+            chosen = [c for c in cards if c["checked"]]
+            pickers.append({"cards": cards, "typed": typed, "shown": [c["label"] for c in chosen],
+                            "total": sum(c["value"] for c in chosen)})
+        return {"pickers": pickers}
 
     def status(self, table):
         """How far each player still in is from the threshold."""
@@ -170,11 +191,27 @@ class LeastScore(Game):
 
 
 def typed_hand(form, s):
-    """One player's hand as typed: cards when the cards field is used, else the total."""
-    cards = form_value(form, f"cards-{s}")
-    if cards:
-        return [card for card in re.split(r"[\s,]+", cards) if card]
-    return whole_or_text(form_value(form, f"hand-{s}"))
+    """One player's hand: the cards picked and typed (as typed, for the engine to check), else
+    the total."""
+    texts = (form.get(f"cards-{s}") or []) + (form.get(f"cardtext-{s}") or [])
+    cards = [card for text in texts for card in re.split(r"[\s,]+", text) if card]
+    return cards or whole_or_text(form_value(form, f"hand-{s}"))
+
+
+def picked_and_typed(hand):
+    """A hand as the picker shows it: the cards to check, and the rest (not a card, or a card
+    already there) as typed text."""
+    picked, typed = set(), []
+    for text in hand if isinstance(hand, list) else []:
+        try:
+            card = parse_card(text)
+        except RulesError:
+            card = None
+        if card is None or card in picked:
+            typed.append(str(text))
+        else:
+            picked.add(card)
+    return picked, " ".join(typed)
 
 
 GAME = LeastScore()
