@@ -160,7 +160,9 @@ def scoreboard(match, can_score=True, show_all=False):
     shown = drawn["rows"] if show_all else drawn["rows"][-ROWS_SHOWN:]
     return {"match": match, "can_score": can_score, "game": match.rules, **drawn,
             "shown_rows": shown, "hidden_rows": len(drawn["rows"]) - len(shown),
-            "show_all": show_all}
+            "show_all": show_all,
+            # round N is edited at rounds/N/ below this (one reverse() instead of one per row)
+            "rounds_url": reverse("round_create", args=[match.public_id])}
 
 
 def showing_all(request):
@@ -183,7 +185,7 @@ def compute_board(match):
     game, table, closed = rules.replay(match.document([entry for _number, entry in stored]))
     result = rules.outcome(game, table, closed)
     rows = [
-        {"position": k + 1, "number": number, "points": scored["points"], "totals": running}
+        {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
         for k, ((number, _entry), scored, running) in enumerate(
             zip(stored, result["rounds"], running_totals(result["rounds"]))
         )

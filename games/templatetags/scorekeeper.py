@@ -27,7 +27,7 @@ def signed(number):
     """+12, -3, 0, written as the reader's language writes numbers (61,2 in Spanish)."""
     if not isinstance(number, (int, float)):
         return number
-    shown = number_format(number)
+    shown = str(number) if isinstance(number, int) else number_format(number)
     return f"+{shown}" if number > 0 else shown
 
 
