@@ -51,6 +51,16 @@ class Match(models.Model):
         """The game module that scores this match."""
         return rules.GAMES[self.game]
 
+    def series(self):
+        """The original match and its chain of rematches, in play order."""
+        first = self
+        while first.rematch_of_id is not None:
+            first = first.rematch_of
+        chain = [first]
+        while (following := chain[-1].rematches.first()) is not None:
+            chain.append(following)
+        return chain
+
     def live_rounds(self):
         """The rounds in play order, without deleted ones."""
         return self.rounds.filter(deleted=None)

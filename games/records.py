@@ -84,26 +84,15 @@ def rematch(request, public_id):
     with transaction.atomic():
         following = match.rematches.first() or Match.objects.create(
             game=match.game, players=match.players, options=match.options, rematch_of=match)
-        claim_version(match, None)  # its screen now shows the series
+        claim_version(match, None)  # every screen of the series now lists the new match
     remember(request, following.public_id)
     return redirect("match", public_id=following.public_id)
-
-
-def series_of(match):
-    """The original match and its chain of rematches, in play order."""
-    first = match
-    while first.rematch_of_id is not None:
-        first = first.rematch_of
-    chain = [first]
-    while (following := chain[-1].rematches.first()) is not None:
-        chain.append(following)
-    return chain
 
 
 def series(match):
     """The series a match belongs to, each match replayed, and for a paying game the combined
     settlement of its finished matches; None for a match on its own."""
-    chain = series_of(match)
+    chain = match.series()
     if len(chain) == 1:
         return None
     prefetch_related_objects(chain, WITH_ROUNDS)

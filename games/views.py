@@ -220,12 +220,18 @@ def check(match, entries, closed=None):
 
 
 def claim_version(match, seen):
-    """Move the match to its next version if it is still at seen (None: whatever it is now)."""
+    """Move the match to its next version if it is still at seen (None: whatever it is now).
+
+    The other matches of its series move on too: their screens show this one's result.
+    """
     versions = Match.objects.filter(pk=match.pk)
     if seen is not None:
         versions = versions.filter(version=seen)
     if not versions.update(version=F("version") + 1):
         raise Conflict
+    if match.rematch_of_id is not None or match.rematches.exists():
+        others = [m.pk for m in match.series() if m.pk != match.pk]
+        Match.objects.filter(pk__in=others).update(version=F("version") + 1)
 
 
 def seen_version(request):

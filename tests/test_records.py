@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import F
 from django.urls import reverse
 
 from games import rules
@@ -265,3 +266,17 @@ def test_the_default_ranking_follows_the_winners():
     for name, places in cases.items():
         game, table, _closed = rules.replay(load(name))
         assert game.ranking(table) == places, name
+
+
+def test_every_screen_of_a_series_follows_a_change_to_any_of_its_matches(client):
+    first = finished_sanming(client)
+    assert "This series" not in client.get(reverse("match", args=[first.public_id])).content.decode()
+    second = rematch(client, first)
+    play(second, "sanming-two-kids.match.json")
+    Match.objects.filter(pk=second.pk).update(version=F("version") + 1)
+    page = client.get(reverse("match", args=[first.public_id])).content.decode()
+    assert "This series" in page and "Chen pays Ann 2560" in page  # 1280 + 1280
+    # Deleting the first match's last hand reopens it: the second match's screen says so too.
+    client.post(reverse("round_delete", args=[first.public_id, 3]))
+    page = client.get(reverse("match", args=[second.public_id])).content.decode()
+    assert "Settlement of 1 finished match" in page
