@@ -8,7 +8,7 @@ Coordinates are in SVG user units, about one CSS pixel on a 390 px phone.
 import math
 import unicodedata
 
-from games.views import running_totals
+from games.rules import running_totals
 
 WIDTH, HEIGHT = 340, 220
 RIGHT, TOP, BOTTOM = 100, 10, 22  # room for the names, above the lines, for the round numbers

@@ -121,10 +121,8 @@ def drawn_page(request, link, token, version):
     html = cache.get(key)
     if html is None:
         match = Match.objects.get(**{link: token})
-        context = scoreboard(match, can_score=link == "public_id", show_all=showing_all(request))
-        context.update(entry=None, error=None, csrf_token=CSRF_SLOT, entry_key=KEY_SLOT,
-                       extra=lambda: match.rules.entry_context(context["table"]))
-        html = render_to_string("games/match.html", context, request)
+        context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
+        html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
         cache.set(key, html, BOARD_SECONDS)
     html = html.replace(CSRF_SLOT, get_token(request)).replace(KEY_SLOT, secrets.token_urlsafe(12))
     return HttpResponse(html)
@@ -147,11 +145,18 @@ def live(request, watch_id):
 
 def render_match(request, match, entry=None, error=None, status=200, entry_key=None):
     """The match page, or just its body for an htmx request; entry and error refill the form."""
-    context = scoreboard(match, show_all=showing_all(request))
-    context.update(entry=entry, error=error, entry_key=entry_key or secrets.token_urlsafe(12),
-                   extra=context["game"].entry_context(context["table"], entry))
+    context = match_context(request, match, True, entry, error, entry_key)
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
+
+
+def match_context(request, match, can_score, entry=None, error=None, entry_key=None):
+    """The match screen's context: the scoreboard, and the entry form refilled from entry."""
+    context = scoreboard(match, can_score, show_all=showing_all(request))
+    context.update(entry=entry, error=error, entry_key=entry_key or secrets.token_urlsafe(12),
+                   # only drawn when the form is (a drawn form is kept per version)
+                   extra=lambda: match.rules.entry_context(context["table"], entry))
+    return context
 
 
 def scoreboard(match, can_score=True, show_all=False):
@@ -181,13 +186,14 @@ def board(match):
 
 
 def compute_board(match):
+    """Replay the stored rounds and prepare what the screen draws of them."""
     stored = list(match.live_rounds().values_list("number", "entry"))
     game, table, closed = rules.replay(match.document([entry for _number, entry in stored]))
     result = rules.outcome(game, table, closed)
     rows = [
         {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
         for k, ((number, _entry), scored, running) in enumerate(
-            zip(stored, result["rounds"], running_totals(result["rounds"]))
+            zip(stored, result["rounds"], rules.running_totals(result["rounds"]))
         )
     ]
     latest = len(table.rounds) - 1
@@ -199,15 +205,6 @@ def compute_board(match):
         # A game may draw more of its result at the end (ranking points, the kid rule).
         "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],
     }
-
-
-def running_totals(scored_rounds):
-    """The totals after each round."""
-    totals = None
-    for scored in scored_rounds:
-        points = scored["points"]
-        totals = points if totals is None else [t + p for t, p in zip(totals, points)]
-        yield totals
 
 
 def check(match, entries, closed=None):

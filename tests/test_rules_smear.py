@@ -316,18 +316,6 @@ def test_point_names_are_translated():
     assert phrases[3].render(lambda text: french.get(text, text)) == "Haut : Bo et Dee"
 
 
-def test_preview_says_whether_the_bid_is_made_and_changes_nothing():
-    table = table_after(*FOURTEEN_THIRTEEN, win="bid_only")
-    preview = GAME.preview(table, hand(1, 2, 1, 1, 0, 0))
-    assert (preview["made"], preview["scores"]) == (True, [1, 2])
-    assert preview["phrases"][1].render() == "Ann and Chen won 2 but stop at 15: +1"
-    failed = GAME.preview(table, hand(2, 4, 0, 0, None, 0))
-    assert (failed["made"], failed["scores"]) == (False, [-4, 0])
-    assert (len(table.rounds), table.totals, table.winner) == (7, teams(14, 13), None)
-    with pytest.raises(RulesError, match="^High is missing: say which team won it$"):
-        GAME.preview(table, hand(0, 2, None, 0))
-
-
 def test_entry_context_names_the_teams_and_the_dealer():
     context = GAME.entry_context(table_after(hand(0, 2, 0, 0), hand(1, 2, 1, 1)))
     assert [(team["team"], team["name"].render()) for team in context["teams"]] == [

@@ -239,3 +239,16 @@ def test_a_long_match_shows_its_latest_rounds_and_every_one_on_request(client):
     assert ">45<" in page.split("<tfoot>")[1]  # the totals still count every round
     every = client.get(reverse("match", args=[match.public_id]), {"rounds": "all"}).content.decode()
     assert every.count('title="Edit this round"') == 45
+
+
+def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
+    match = new_least_score(client)
+    url = reverse("round_preview", args=[match.public_id])
+    stands = client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20"})
+    assert "Ann declared: the declaration stands" in stands.content.decode()
+    assert "Bo +8" in stands.content.decode()
+    fails = client.post(url, {"declarer": "1", "hand-0": "3", "hand-1": "5", "hand-2": "9"})
+    assert "Bo declared: the declaration fails" in fails.content.decode()
+    typo = client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "x", "hand-2": "20"})
+    assert "a hand total must be a whole number from 1 to 50" in typo.content.decode()
+    assert not Round.objects.exists()

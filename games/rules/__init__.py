@@ -13,7 +13,8 @@ GAMES = {
     for module in (least_score, gongzhu, six_nimmt, smear, sanming)
 }
 
-__all__ = ["GAMES", "Game", "RulesError", "get_game", "outcome", "replay", "score"]
+__all__ = ["GAMES", "Game", "RulesError", "get_game", "outcome", "replay", "running_totals",
+           "score"]
 
 
 def get_game(slug):
@@ -99,6 +100,15 @@ def replay(match):
     for entry in rounds:
         play_round(game, table, entry)
     return game, table, closed
+
+
+def running_totals(scored_rounds):
+    """The totals after each of a result's rounds."""
+    totals = None
+    for scored in scored_rounds:
+        points = scored["points"]
+        totals = points if totals is None else [t + p for t, p in zip(totals, points)]
+        yield totals
 
 
 def score(match):

@@ -153,16 +153,6 @@ class Smear(Game):
         table.hands.append(hand)
         table.winner = winning_team(table.options, hand, team_totals(table))
 
-    def preview(self, table, entry):
-        """Before saving (changes nothing): whether the bid is made, each team's score, in words.
-
-        Returns {"made": bool, "scores": [team 0, team 1], "phrases": [Phrase]}; a bad entry
-        raises RulesError.
-        """
-        hand = read_hand(table, entry)
-        scores = team_scores(table, hand)
-        return {"made": hand.made, "scores": scores, "phrases": self.describe(table, hand, scores)}
-
     def is_over(self, table):
         return table.winner is not None
 
