@@ -65,17 +65,12 @@ class Match(models.Model):
         """The rounds in play order, without deleted ones."""
         return self.rounds.filter(deleted=None)
 
-    def document(self, entries=None, closed=None):
-        """The spec's match document; entries and closed replace the stored ones when given."""
+    def document(self, entries=None):
+        """The spec's match document; entries replace the stored rounds when given."""
         if entries is None:
             entries = [r.entry for r in self.live_rounds()]
-        return {
-            "game": self.game,
-            "players": self.players,
-            "options": self.options,
-            "rounds": entries,
-            "closed": self.closed if closed is None else closed,
-        }
+        return {"game": self.game, "players": self.players, "options": self.options,
+                "rounds": entries, "closed": self.closed}
 
 
 class Round(models.Model):

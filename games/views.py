@@ -207,10 +207,10 @@ def compute_board(match):
     }
 
 
-def check(match, entries, closed=None):
+def check(match, entries):
     """The engine's message if the match with these entries breaks a rule, else None."""
     try:
-        rules.score(match.document(entries, closed))
+        rules.score(match.document(entries))
     except rules.RulesError as error:
         return error.render(_)
     return None
@@ -305,8 +305,9 @@ def round_edit(request, public_id, number):
     stored = list(match.live_rounds())
     position = _position(stored, number)
     entry, error = stored[position].entry, None
+    before = _before(match, stored, position)
     if request.method == "POST":
-        entry = match.rules.entry_from_form(dict(request.POST.lists()), _before(match, stored, position))
+        entry = match.rules.entry_from_form(dict(request.POST.lists()), before)
         entries = [r.entry for r in stored]
         entries[position] = entry
         error = check(match, entries)
@@ -317,15 +318,16 @@ def round_edit(request, public_id, number):
                 return redirect("match", public_id=match.public_id)
             except Conflict:
                 error = conflict_message(request, match)
-    return render_round(request, match, stored, position, entry, error)
+    return render_round(request, match, stored, position, entry, error, before)
 
 
-def render_round(request, match, stored, position, entry, error):
+def render_round(request, match, stored, position, entry, error, before=None):
     """The page of one past round: its entry form, its history, delete."""
-    before = _before(match, stored, position)
+    before = before or _before(match, stored, position)
     context = {"match": match, "game": match.rules, "table": before, "entry": entry,
                "error": error, "round_number": position + 1, "stored_round": stored[position],
-               "events": stored[position].events.all(), "extra": match.rules.entry_context(before, entry)}
+               "events": stored[position].events.all(),
+               "extra": match.rules.entry_context(before, entry)}
     return render(request, "games/round_edit.html", context, status=422 if error else 200)
 
 
@@ -372,10 +374,14 @@ def round_delete(request, public_id, number):
 @require_GET
 def history(request, public_id):
     """Every round with its history; deleted rounds can be restored from here."""
-    match = get_match(public_id)
-    rounds = match.rounds.prefetch_related("events")
-    return render(request, "games/history.html", {"match": match, "game": match.rules,
-                                                  "rounds": rounds})
+    return render_history(request, get_match(public_id))
+
+
+def render_history(request, match, error=None):
+    """The history page: every round (deleted ones too) with its events."""
+    context = {"match": match, "game": match.rules, "error": error,
+               "rounds": match.rounds.prefetch_related("events")}
+    return render(request, "games/history.html", context, status=422 if error else 200)
 
 
 @require_POST
@@ -388,10 +394,8 @@ def round_restore(request, public_id, number):
     if error is None:
         change_round(match, deleted, None, RoundEvent.RESTORED, deleted=None)
         return redirect("match", public_id=match.public_id)
-    rounds = match.rounds.prefetch_related("events")
-    context = {"match": match, "game": match.rules, "rounds": rounds,
-               "error": _("This round cannot be restored: %(why)s") % {"why": error}}
-    return render(request, "games/history.html", context, status=422)
+    why = _("This round cannot be restored: %(why)s") % {"why": error}
+    return render_history(request, match, why)
 
 
 @require_POST
