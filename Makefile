@@ -1,10 +1,11 @@
 # make run: install, migrate and serve on the LAN with gunicorn.  make test: install and test.
+# make lint: ruff.  make mutation: mutmut on games/rules/ with the fast rules tests.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 WORKERS ?= 3
 
-.PHONY: run test ci check-migrations install messages
+.PHONY: run test ci check-migrations install messages test-tools lint mutation
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -34,7 +35,22 @@ run: $(VENV)/.installed messages
 check-migrations: $(VENV)/.installed
 	$(PY) manage.py makemigrations --check --dry-run -v0
 
-test: $(VENV)/.installed-test check-migrations messages
+# Chromium and gettext, fetched when missing (before messages, which compiles with gettext).
+test-tools: $(VENV)/.installed-test
+	scripts/test-tools $(VENV)
+
+test: test-tools check-migrations messages
 	$(VENV)/bin/pytest
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# Mutants of games/rules/ against the rules tests ([tool.mutmut] in pyproject.toml); the
+# results stay in mutants/ (ignored by git), so a second run only tries what changed.
+MUTATION_JOBS ?= 2
+mutation: $(VENV)/.installed-test
+	$(VENV)/bin/mutmut run --max-children $(MUTATION_JOBS)
+	$(VENV)/bin/mutmut results
 
 ci: test

@@ -9,11 +9,20 @@ import pytest
 # database between browser steps, so Django's async guard can be relaxed for the tests.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
@@ -27,12 +36,16 @@ def fresh_cache():
 
 @pytest.fixture(scope="session")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Chromium is missing: apt-get install -y chromium")
+    """Playwright's own Chromium when it is installed, else Debian's (tests/browser.py)."""
     from playwright.sync_api import sync_playwright
 
+    from tests.browser import pick
+
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        executable = pick(playwright.chromium.executable_path)
+        if executable is None:
+            pytest.fail("Chromium is missing: make test fetches it (scripts/test-tools)")
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 
@@ -44,8 +57,14 @@ def phone(browser, live_server):
     context.set_default_timeout(10_000)
     page = context.new_page()
     refused = []
-    page.on("console", lambda message: refused.append(f"{message.text} {message.location}")
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(f"{message.text} {message.location}")
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
     yield page
     context.close()
     assert refused == [], "the page broke its Content-Security-Policy"
