@@ -9,7 +9,6 @@ from tests.table import save, start_match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-
 def tap(page, button, times=1):
     for _ in range(times):
         page.get_by_role("button", name=button).click()
@@ -22,7 +21,6 @@ def fill_hand(page, winner, cards, bombed=None):
         page.locator(f"input[name=cards_left-{seat}]").fill(str(count))
     for seat, count in (bombed or {}).items():
         page.locator(f"input[name=bombed-{seat}]").fill(str(count))
-
 
 
 def totals(page):
@@ -53,7 +51,8 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     tap(page, "One bomb more for Chen")
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 2: Chen's cards left must be a whole number from 1 to 17")
+        "round 2: Chen's cards left must be a whole number from 1 to 17"
+    )
     expect(page.locator("input[name=winner][value='1']")).to_be_checked()
     expect(page.locator("input[name=cards_left-0]")).to_have_value("3")
     expect(page.locator("input[name=bombed-2]")).to_have_value("1")
@@ -74,9 +73,11 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     expect(page.locator(".banner")).to_contain_text("Ann won")
 
     # The kid rule: Ann's 3 is below 5, so she goes to 0; Bo and Chen double.
-    for name, effect, total, counts in [("Ann", "kid: zeroed", "3", "0"),
-                                        ("Bo", "doubled", "24", "48"),
-                                        ("Chen", "doubled", "104", "208")]:
+    for name, effect, total, counts in [
+        ("Ann", "kid: zeroed", "3", "0"),
+        ("Bo", "doubled", "24", "48"),
+        ("Chen", "doubled", "104", "208"),
+    ]:
         row = page.locator(".kid-rule tbody tr", has_text=name)
         expect(row.locator("th small")).to_have_text(effect)
         assert row.locator("td").all_inner_texts() == [total, counts]
@@ -85,9 +86,14 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     # Results 0→+256, 48→+112, 208→−368; at 5 beans a point.
     rows = page.locator(".settlement tbody tr").all_inner_texts()
     assert [row.split("\t") for row in rows] == [
-        ["Ann", "+256", "+1280"], ["Bo", "+112", "+560"], ["Chen", "-368", "-1840"]]
+        ["Ann", "+256", "+1280"],
+        ["Bo", "+112", "+560"],
+        ["Chen", "-368", "-1840"],
+    ]
     assert page.locator(".transfers li").all_inner_texts() == [
-        "Chen pays Ann 1280", "Chen pays Bo 560"]
+        "Chen pays Ann 1280",
+        "Chen pays Bo 560",
+    ]
     screenshot(page, "sanming-finished")
 
 

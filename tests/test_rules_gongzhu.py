@@ -26,8 +26,13 @@ def hand(*seats, exposed=(), decks=1):
 
 
 def match(*rounds, closed=False, **options):
-    return {"game": "gongzhu", "players": PLAYERS, "options": options, "rounds": list(rounds),
-            "closed": closed}
+    return {
+        "game": "gongzhu",
+        "players": PLAYERS,
+        "options": options,
+        "rounds": list(rounds),
+        "closed": closed,
+    }
 
 
 def raw(entry, **options):
@@ -48,37 +53,44 @@ def rejected(*rounds, **options):
 
 # ---- one deck: raw scores
 
-@pytest.mark.parametrize("entry, expected", [
-    # nothing exposed: pig -100, sheep +100, the rest of the hearts -200 + 0 (2♥)
-    (hand("QS", "JD", "10C 2H", REST), [-100, 100, 0, -200]),
-    # Q♠ exposed: the pig is -200
-    (hand("QS", "JD", "10C 2H", REST, exposed=["QS"]), [-200, 100, 0, -200]),
-    # J♦ exposed: the sheep is +200
-    (hand("QS", "JD", "10C 2H", REST, exposed=["JD"]), [-100, 200, 0, -200]),
-    # 10♣ exposed, taken alone: +100 instead of +50 (Dee took all 13 hearts: all red +200)
-    (hand("QS", "JD", "10C", REST), [-100, 100, 50, 200]),
-    (hand("QS", "JD", "10C", REST, exposed=["10C"]), [-100, 100, 100, 200]),
-    # A♥ exposed: every heart doubles, whoever took it.
-    # Ann -100 + 2×-50; Bo 100 + 2×-40; Chen 2×-30 ×2 (10♣); Dee 2×(-20 - 60)
-    (hand("QS AH", "JD KH", "10C QH", REST), [-150, 60, -60, -80]),
-    (hand("QS AH", "JD KH", "10C QH", REST, exposed=["AH"]), [-200, 20, -120, -160]),
-])
+
+@pytest.mark.parametrize(
+    "entry, expected",
+    [
+        # nothing exposed: pig -100, sheep +100, the rest of the hearts -200 + 0 (2♥)
+        (hand("QS", "JD", "10C 2H", REST), [-100, 100, 0, -200]),
+        # Q♠ exposed: the pig is -200
+        (hand("QS", "JD", "10C 2H", REST, exposed=["QS"]), [-200, 100, 0, -200]),
+        # J♦ exposed: the sheep is +200
+        (hand("QS", "JD", "10C 2H", REST, exposed=["JD"]), [-100, 200, 0, -200]),
+        # 10♣ exposed, taken alone: +100 instead of +50 (Dee took all 13 hearts: all red +200)
+        (hand("QS", "JD", "10C", REST), [-100, 100, 50, 200]),
+        (hand("QS", "JD", "10C", REST, exposed=["10C"]), [-100, 100, 100, 200]),
+        # A♥ exposed: every heart doubles, whoever took it.
+        # Ann -100 + 2×-50; Bo 100 + 2×-40; Chen 2×-30 ×2 (10♣); Dee 2×(-20 - 60)
+        (hand("QS AH", "JD KH", "10C QH", REST), [-150, 60, -60, -80]),
+        (hand("QS AH", "JD KH", "10C QH", REST, exposed=["AH"]), [-200, 20, -120, -160]),
+    ],
+)
 def test_each_exposure_doubles_its_card(entry, expected):
     assert raw(entry) == expected
 
 
-@pytest.mark.parametrize("entry, expected", [
-    # alone: 25 × 2 = +50; exposed 25 × 4 = +100
-    (hand("10C", "QS", "JD", REST), [50, -100, 100, 200]),
-    (hand("10C", "QS", "JD", REST, exposed=["10C"]), [100, -100, 100, 200]),
-    # with others: (100 - 50) × 2 = 100; exposed × 4 = 200
-    (hand("10C JD AH", "QS", "", REST), [100, -100, 0, -150]),
-    (hand("10C JD AH", "QS", "", REST, exposed=["10C"]), [200, -100, 0, -150]),
-    # with others summing to zero: 2♥ is worth 0, Q♠ + J♦ = 0
-    (hand("10C 2H", "QS", "JD", REST), [0, -100, 100, -200]),
-    (hand("10C QS JD", "AH", "", REST), [0, -50, 0, -150]),
-    (hand("10C QS JD", "AH", "", REST, exposed=["10C"]), [0, -50, 0, -150]),
-])
+@pytest.mark.parametrize(
+    "entry, expected",
+    [
+        # alone: 25 × 2 = +50; exposed 25 × 4 = +100
+        (hand("10C", "QS", "JD", REST), [50, -100, 100, 200]),
+        (hand("10C", "QS", "JD", REST, exposed=["10C"]), [100, -100, 100, 200]),
+        # with others: (100 - 50) × 2 = 100; exposed × 4 = 200
+        (hand("10C JD AH", "QS", "", REST), [100, -100, 0, -150]),
+        (hand("10C JD AH", "QS", "", REST, exposed=["10C"]), [200, -100, 0, -150]),
+        # with others summing to zero: 2♥ is worth 0, Q♠ + J♦ = 0
+        (hand("10C 2H", "QS", "JD", REST), [0, -100, 100, -200]),
+        (hand("10C QS JD", "AH", "", REST), [0, -50, 0, -150]),
+        (hand("10C QS JD", "AH", "", REST, exposed=["10C"]), [0, -50, 0, -150]),
+    ],
+)
 def test_the_transformer(entry, expected):
     assert raw(entry) == expected
 
@@ -86,19 +98,22 @@ def test_the_transformer(entry, expected):
 ALL_RED = hand("QS " + HEARTS, "JD", "10C", "")
 
 
-@pytest.mark.parametrize("entry, options, ann", [
-    # all red +200; the pig turns to +100 (all_red_pig, default) or stays -100
-    (ALL_RED, {}, 300),
-    (ALL_RED, {"all_red_pig": False}, 100),
-    # A♥ exposed: all red +400
-    (hand("QS " + HEARTS, "JD", "10C", "", exposed=["AH"]), {}, 500),
-    (hand("QS " + HEARTS, "JD", "10C", "", exposed=["AH"]), {"all_red_pig": False}, 300),
-    # Q♠ exposed: the turned pig is +200
-    (hand("QS " + HEARTS, "JD", "10C", "", exposed=["QS"]), {}, 400),
-    # all red without the pig, doubled by the transformer: 200 × 2, A♥ exposed 400 × 2
-    (hand("10C " + HEARTS, "QS", "JD", ""), {}, 400),
-    (hand("10C " + HEARTS, "QS", "JD", "", exposed=["AH"]), {}, 800),
-])
+@pytest.mark.parametrize(
+    "entry, options, ann",
+    [
+        # all red +200; the pig turns to +100 (all_red_pig, default) or stays -100
+        (ALL_RED, {}, 300),
+        (ALL_RED, {"all_red_pig": False}, 100),
+        # A♥ exposed: all red +400
+        (hand("QS " + HEARTS, "JD", "10C", "", exposed=["AH"]), {}, 500),
+        (hand("QS " + HEARTS, "JD", "10C", "", exposed=["AH"]), {"all_red_pig": False}, 300),
+        # Q♠ exposed: the turned pig is +200
+        (hand("QS " + HEARTS, "JD", "10C", "", exposed=["QS"]), {}, 400),
+        # all red without the pig, doubled by the transformer: 200 × 2, A♥ exposed 400 × 2
+        (hand("10C " + HEARTS, "QS", "JD", ""), {}, 400),
+        (hand("10C " + HEARTS, "QS", "JD", "", exposed=["AH"]), {}, 800),
+    ],
+)
 def test_all_red(entry, options, ann):
     assert raw(entry, **options)[0] == ann
 
@@ -106,39 +121,55 @@ def test_all_red(entry, options, ann):
 def test_twelve_hearts_are_not_all_red():
     # Ann lacks 2♥ (worth 0): her hearts count -200 and the pig stays -100
     assert raw(hand("QS AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H", "JD", "10C", "2H")) == [
-        -300, 100, 50, 0]
+        -300,
+        100,
+        50,
+        0,
+    ]
 
 
 GRAND_SLAM = "QS JD 10C " + HEARTS
 
 
-@pytest.mark.parametrize("exposed, options, ann", [
-    # flat: 800 × 2^(exposed cards)
-    ([], {}, 800),
-    (["QS", "AH"], {}, 3200),
-    # three exposed: the fourth counts too (16 × 800), unless auto_expose_fourth is off
-    (["QS", "JD", "AH"], {}, 12800),
-    (["QS", "JD", "AH"], {"auto_expose_fourth": False}, 6400),
-    # formula: (all red 200 + turned pig 100 + sheep 100) × 2
-    ([], {"grand_slam": "formula"}, 800),
-    ([], {"grand_slam": "formula", "all_red_pig": False}, 400),
-    # A♥ and Q♠ exposed: (400 + 200 + 100) × 2
-    (["QS", "AH"], {"grand_slam": "formula"}, 1400),
-])
+@pytest.mark.parametrize(
+    "exposed, options, ann",
+    [
+        # flat: 800 × 2^(exposed cards)
+        ([], {}, 800),
+        (["QS", "AH"], {}, 3200),
+        # three exposed: the fourth counts too (16 × 800), unless auto_expose_fourth is off
+        (["QS", "JD", "AH"], {}, 12800),
+        (["QS", "JD", "AH"], {"auto_expose_fourth": False}, 6400),
+        # formula: (all red 200 + turned pig 100 + sheep 100) × 2
+        ([], {"grand_slam": "formula"}, 800),
+        ([], {"grand_slam": "formula", "all_red_pig": False}, 400),
+        # A♥ and Q♠ exposed: (400 + 200 + 100) × 2
+        (["QS", "AH"], {"grand_slam": "formula"}, 1400),
+    ],
+)
 def test_grand_slam(exposed, options, ann):
     assert raw(hand(GRAND_SLAM, "", "", "", exposed=exposed), **options) == [ann, 0, 0, 0]
 
 
-@pytest.mark.parametrize("entry, on, off", [
-    # Q♠ J♦ A♥ exposed: 10♣ counts as exposed, alone 25 × 4 (off: 25 × 2).
-    # Bo -200, Chen +200, Dee all red 200 × 2
-    (hand("10C", "QS", "JD", REST, exposed=["QS", "JD", "AH"]),
-     [100, -200, 200, 400], [50, -200, 200, 400]),
-    # Q♠ J♦ 10♣ exposed: A♥ counts as exposed. Ann -50 × 2 × 4 (off: -50 × 4);
-    # Dee's hearts -150 × 2 (off: -150)
-    (hand("10C AH", "QS", "JD", REST, exposed=["QS", "JD", "10C"]),
-     [-400, -200, 200, -300], [-200, -200, 200, -150]),
-])
+@pytest.mark.parametrize(
+    "entry, on, off",
+    [
+        # Q♠ J♦ A♥ exposed: 10♣ counts as exposed, alone 25 × 4 (off: 25 × 2).
+        # Bo -200, Chen +200, Dee all red 200 × 2
+        (
+            hand("10C", "QS", "JD", REST, exposed=["QS", "JD", "AH"]),
+            [100, -200, 200, 400],
+            [50, -200, 200, 400],
+        ),
+        # Q♠ J♦ 10♣ exposed: A♥ counts as exposed. Ann -50 × 2 × 4 (off: -50 × 4);
+        # Dee's hearts -150 × 2 (off: -150)
+        (
+            hand("10C AH", "QS", "JD", REST, exposed=["QS", "JD", "10C"]),
+            [-400, -200, 200, -300],
+            [-200, -200, 200, -150],
+        ),
+    ],
+)
 def test_auto_expose_fourth(entry, on, off):
     assert raw(entry) == on
     assert raw(entry, auto_expose_fourth=True) == on
@@ -152,34 +183,45 @@ def test_two_of_the_four_exposed_expose_nothing_more():
 
 # ---- two decks
 
-@pytest.mark.parametrize("entry, expected", [
-    # one copy of 10♣: ×2, ×4 with one copy exposed, ×8 with both.
-    # Ann 100 × M, Bo alone 25 × M, Chen -200 + 100, Dee all 26 hearts +400
-    (hand("10C JD", "10C", "QS QS JD", REST, decks=2), [200, 50, -100, 400]),
-    (hand("10C JD", "10C", "QS QS JD", REST, decks=2, exposed=["10C"]), [400, 100, -100, 400]),
-    (hand("10C JD", "10C", "QS QS JD", REST, decks=2, exposed=["10C", "10C"]),
-     [800, 200, -100, 400]),
-    # both copies: ×4, ×8, ×16
-    (hand("10C 10C JD", "QS", "QS JD", REST, decks=2), [400, -100, 0, 400]),
-    (hand("10C 10C JD", "QS", "QS JD", REST, decks=2, exposed=["10C"]), [800, -100, 0, 400]),
-    (hand("10C 10C JD", "QS", "QS JD", REST, decks=2, exposed=["10C", "10C"]),
-     [1600, -100, 0, 400]),
-    # both copies alone: 25 × 4, × 8, × 16
-    (hand("10C 10C", "QS JD", "QS JD", REST, decks=2), [100, 0, 0, 400]),
-    (hand("10C 10C", "QS JD", "QS JD", REST, decks=2, exposed=["10C"]), [200, 0, 0, 400]),
-    (hand("10C 10C", "QS JD", "QS JD", REST, decks=2, exposed=["10C"] * 2), [400, 0, 0, 400]),
-])
+
+@pytest.mark.parametrize(
+    "entry, expected",
+    [
+        # one copy of 10♣: ×2, ×4 with one copy exposed, ×8 with both.
+        # Ann 100 × M, Bo alone 25 × M, Chen -200 + 100, Dee all 26 hearts +400
+        (hand("10C JD", "10C", "QS QS JD", REST, decks=2), [200, 50, -100, 400]),
+        (hand("10C JD", "10C", "QS QS JD", REST, decks=2, exposed=["10C"]), [400, 100, -100, 400]),
+        (
+            hand("10C JD", "10C", "QS QS JD", REST, decks=2, exposed=["10C", "10C"]),
+            [800, 200, -100, 400],
+        ),
+        # both copies: ×4, ×8, ×16
+        (hand("10C 10C JD", "QS", "QS JD", REST, decks=2), [400, -100, 0, 400]),
+        (hand("10C 10C JD", "QS", "QS JD", REST, decks=2, exposed=["10C"]), [800, -100, 0, 400]),
+        (
+            hand("10C 10C JD", "QS", "QS JD", REST, decks=2, exposed=["10C", "10C"]),
+            [1600, -100, 0, 400],
+        ),
+        # both copies alone: 25 × 4, × 8, × 16
+        (hand("10C 10C", "QS JD", "QS JD", REST, decks=2), [100, 0, 0, 400]),
+        (hand("10C 10C", "QS JD", "QS JD", REST, decks=2, exposed=["10C"]), [200, 0, 0, 400]),
+        (hand("10C 10C", "QS JD", "QS JD", REST, decks=2, exposed=["10C"] * 2), [400, 0, 0, 400]),
+    ],
+)
 def test_two_decks_transformer(entry, expected):
     assert raw(entry, decks=2) == expected
 
 
-@pytest.mark.parametrize("exposed, expected", [
-    # Ann and Bo: A♥ -50 × 2^eA and a pig -100; Chen: J♦ J♦ 10♣ 10♣ = 200 × 4;
-    # Dee: the other 24 hearts -300 × 2^eA
-    ([], [-150, -150, 800, -300]),
-    (["AH"], [-200, -200, 800, -600]),
-    (["AH", "AH"], [-300, -300, 800, -1200]),
-])
+@pytest.mark.parametrize(
+    "exposed, expected",
+    [
+        # Ann and Bo: A♥ -50 × 2^eA and a pig -100; Chen: J♦ J♦ 10♣ 10♣ = 200 × 4;
+        # Dee: the other 24 hearts -300 × 2^eA
+        ([], [-150, -150, 800, -300]),
+        (["AH"], [-200, -200, 800, -600]),
+        (["AH", "AH"], [-300, -300, 800, -1200]),
+    ],
+)
 def test_two_decks_each_exposed_heart_doubles_again(exposed, expected):
     entry = hand("AH QS", "AH QS", "JD JD 10C 10C", REST, decks=2, exposed=exposed)
     assert raw(entry, decks=2) == expected
@@ -198,12 +240,14 @@ def test_two_decks_thirteen_hearts_are_not_all_red():
 
 def test_two_decks_example_from_the_original_page():
     # both 10♣, both A♥, both Q♠ exposed: Q♠ Q♠ 10♣ 10♣ = (-400 - 400) × 16
-    entry = hand("QS QS 10C 10C", REST, "JD JD", "", decks=2,
-                 exposed=["10C", "10C", "AH", "AH", "QS", "QS"])
+    entry = hand(
+        "QS QS 10C 10C", REST, "JD JD", "", decks=2, exposed=["10C", "10C", "AH", "AH", "QS", "QS"]
+    )
     result = score(match(entry, decks=2))
     # Bo all red 400 × 4 = 1600; Chen 200. S = -11000; (4·raw - S)/3, rounded, × 1
-    assert result["rounds"] == [{"raw": [-12800, 1600, 200, 0],
-                                 "points": [-13400, 5800, 3933, 3667]}]
+    assert result["rounds"] == [
+        {"raw": [-12800, 1600, 200, 0], "points": [-13400, 5800, 3933, 3667]}
+    ]
     assert result["finished"] and result["winners"] == ["Bo"]
 
 
@@ -211,7 +255,11 @@ def test_two_decks_grand_slam_and_no_auto_exposure():
     everything = " ".join(SCORING * 2)
     # flat: 1600 × 2^3 for three exposed copies
     assert raw(hand(everything, "", "", "", decks=2, exposed=["QS", "QS", "AH"]), decks=2) == [
-        12800, 0, 0, 0]
+        12800,
+        0,
+        0,
+        0,
+    ]
     # Q♠ J♦ A♥ exposed once each: 10♣ is not exposed with two decks, so 25 × 4 alone;
     # Bo -100 × 2 twice, Chen 100 × 2 twice, Dee all red 400 × 2
     entry = hand("10C 10C", "QS QS", "JD JD", REST, decks=2, exposed=["QS", "JD", "AH"])
@@ -220,12 +268,12 @@ def test_two_decks_grand_slam_and_no_auto_exposure():
 
 # ---- points
 
+
 def test_individual_nearest_example_from_the_original_page():
     # raw -120, -280, 0, 160 → -80, -293.33, 80, 293.33 → -80, -293, 80, 293 → × 12
     entry = hand("AH KH JH 9H 4H 3H", "QS 10C QH 10H 2H", "", REST, exposed=["JD"])
     result = score(match(entry))
-    assert result["rounds"][0] == {"raw": [-120, -280, 0, 160],
-                                   "points": [-960, -3516, 960, 3516]}
+    assert result["rounds"][0] == {"raw": [-120, -280, 0, 160], "points": [-960, -3516, 960, 3516]}
 
 
 def test_individual_exact_rounds_after_multiplying():
@@ -234,13 +282,16 @@ def test_individual_exact_rounds_after_multiplying():
     assert score(match(entry, rounding="exact"))["totals"] == [-960, -3520, 960, 3520]
 
 
-@pytest.mark.parametrize("options, points", [
-    # raw -120, -120, 70, -60, S = -230: -83.33, -83.33, 170, -3.33
-    ({"multiplier": 1}, [-83, -83, 170, -3]),
-    ({"multiplier": 3}, [-249, -249, 510, -9]),
-    ({"multiplier": 3, "rounding": "exact"}, [-250, -250, 510, -10]),
-    ({}, [-996, -996, 2040, -36]),
-])
+@pytest.mark.parametrize(
+    "options, points",
+    [
+        # raw -120, -120, 70, -60, S = -230: -83.33, -83.33, 170, -3.33
+        ({"multiplier": 1}, [-83, -83, 170, -3]),
+        ({"multiplier": 3}, [-249, -249, 510, -9]),
+        ({"multiplier": 3, "rounding": "exact"}, [-250, -250, 510, -10]),
+        ({}, [-996, -996, 2040, -36]),
+    ],
+)
 def test_multiplier_and_rounding(options, points):
     entry = hand("QS 9H 8H", "AH KH QH", "JD JH 10H", "10C 7H 6H 5H 4H 3H 2H")
     assert score(match(entry, **options))["totals"] == points
@@ -250,35 +301,47 @@ def test_pairs_example_from_the_original_page():
     # raw -190, 50, -10, 0: team 0+2 -200, team 1+3 +50 → ∓125 → × 12
     entry = hand("QS JD AH KH QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "10C", "5H", "")
     result = score(match(entry, mode="pairs"))
-    assert result["rounds"][0] == {"raw": [-190, 50, -10, 0],
-                                   "points": [-1500, 1500, -1500, 1500]}
+    assert result["rounds"][0] == {"raw": [-190, 50, -10, 0], "points": [-1500, 1500, -1500, 1500]}
 
 
 @pytest.mark.parametrize("decks, multiplier, floor", [(1, 12, 1000), (2, 1, 4000)])
 def test_defaults_depend_on_the_decks(decks, multiplier, floor):
     options = score(match(decks=decks))["options"]
     assert (options["multiplier"], options["floor"]) == (multiplier, floor)
-    assert options == {"decks": decks, "mode": "individual", "multiplier": multiplier,
-                       "rounding": "nearest", "all_red_pig": True, "grand_slam": "flat",
-                       "auto_expose_fourth": True, "end": "floor", "floor": floor,
-                       "hands": None, "stake": 0}
+    assert options == {
+        "decks": decks,
+        "mode": "individual",
+        "multiplier": multiplier,
+        "rounding": "nearest",
+        "all_red_pig": True,
+        "grand_slam": "flat",
+        "auto_expose_fourth": True,
+        "end": "floor",
+        "floor": floor,
+        "hands": None,
+        "stake": 0,
+    }
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"decks": 3}, "option 'decks' cannot be 3"),
-    ({"multiplier": 0}, "option 'multiplier' cannot be 0"),
-    ({"mode": "teams"}, "option 'mode' cannot be \"teams\""),
-    ({"stake": -1}, "option 'stake' cannot be -1"),
-    ({"end": "hands"}, "option 'hands' is needed when the match ends after some hands"),
-    ({"trump": True}, "unknown option 'trump'"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"decks": 3}, "option 'decks' cannot be 3"),
+        ({"multiplier": 0}, "option 'multiplier' cannot be 0"),
+        ({"mode": "teams"}, "option 'mode' cannot be \"teams\""),
+        ({"stake": -1}, "option 'stake' cannot be -1"),
+        ({"end": "hands"}, "option 'hands' is needed when the match ends after some hands"),
+        ({"trump": True}, "unknown option 'trump'"),
+    ],
+)
 def test_bad_options(options, message):
     assert rejected(**options) == message
 
 
 def test_four_players_exactly():
-    assert "4 to 4 players" in str(pytest.raises(
-        RulesError, score, {"game": "gongzhu", "players": ["A", "B", "C"]}).value)
+    assert "4 to 4 players" in str(
+        pytest.raises(RulesError, score, {"game": "gongzhu", "players": ["A", "B", "C"]}).value
+    )
 
 
 # ---- the end of the match
@@ -310,7 +373,8 @@ def test_end_after_hands():
     result = score(match(PLAIN, PLAIN, end="hands", hands=2))
     assert result["finished"] and result["winners"] == ["Chen"]
     assert rejected(PLAIN, PLAIN, PLAIN, end="hands", hands=2) == (
-        "round 3: the match is already finished")
+        "round 3: the match is already finished"
+    )
 
 
 def test_open_ends_only_when_closed():
@@ -328,70 +392,115 @@ def test_pairs_winners_are_both_partners():
 
 # ---- settlement
 
+
 def test_stake_and_transfers():
     # totals -996, -996, 2040, -36 (nearest rounding leaves +12) × 0.5
     settlement = score(match(PLAIN, closed=True, stake=0.5))["settlement"]
     assert settlement == {
         "results": [-996, -996, 2040, -36],
         "amounts": [-498, -498, 1020, -18],
-        "transfers": [{"from": "Ann", "to": "Chen", "amount": 498},
-                      {"from": "Bo", "to": "Chen", "amount": 498},
-                      {"from": "Dee", "to": "Chen", "amount": 18}],
+        "transfers": [
+            {"from": "Ann", "to": "Chen", "amount": 498},
+            {"from": "Bo", "to": "Chen", "amount": 498},
+            {"from": "Dee", "to": "Chen", "amount": 18},
+        ],
         "remainder": 6,
     }
 
 
 def test_stake_zero_settles_nothing():
     settlement = score(match(PLAIN, closed=True))["settlement"]
-    assert settlement == {"results": [-996, -996, 2040, -36], "amounts": [0, 0, 0, 0],
-                          "transfers": [], "remainder": 0}
+    assert settlement == {
+        "results": [-996, -996, 2040, -36],
+        "amounts": [0, 0, 0, 0],
+        "transfers": [],
+        "remainder": 0,
+    }
 
 
 def test_exact_rounding_settles_without_remainder():
     # multiplier 3: -250, -250, 510, -10 at 0.01
-    settlement = score(match(PLAIN, closed=True, stake=0.01, rounding="exact",
-                             multiplier=3))["settlement"]
+    settlement = score(match(PLAIN, closed=True, stake=0.01, rounding="exact", multiplier=3))[
+        "settlement"
+    ]
     assert settlement["amounts"] == [-2.5, -2.5, 5.1, -0.1]
-    assert settlement["transfers"] == [{"from": "Ann", "to": "Chen", "amount": 2.5},
-                                       {"from": "Bo", "to": "Chen", "amount": 2.5},
-                                       {"from": "Dee", "to": "Chen", "amount": 0.1}]
+    assert settlement["transfers"] == [
+        {"from": "Ann", "to": "Chen", "amount": 2.5},
+        {"from": "Bo", "to": "Chen", "amount": 2.5},
+        {"from": "Dee", "to": "Chen", "amount": 0.1},
+    ]
     assert settlement["remainder"] == 0
 
 
 # ---- rejected hands
 
-@pytest.mark.parametrize("entry, options, message", [
-    (hand("QS", "JD", "10C", "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H"), {},
-     "round 1: 2H was not captured by anyone"),
-    (hand("QS", "JD QS", "10C", REST), {},
-     "round 1: QS was captured 2 times, but there is only one"),
-    (hand("QS 5C", "JD", "10C", REST), {}, "round 1: 5C is not a scoring card"),
-    (hand("QS XX", "JD", "10C", REST), {}, "round 1: XX is not a card"),
-    (hand("QS", "JD", "10C", REST, exposed=["KH"]), {},
-     "round 1: KH cannot be exposed: only Q♠, J♦, 10♣ and A♥ can"),
-    (hand("QS", "JD", "10C", REST, exposed=["QS", "QS"]), {},
-     "round 1: QS was exposed 2 times, but there is only one"),
-    # two decks: twice is right, once or three times is not
-    (hand("QS QS", "QS", "JD JD 10C 10C", REST, decks=2), {"decks": 2},
-     "round 1: QS was captured 3 times, but two decks have only two"),
-    ({"captured": [["QS"], ["JD", "JD"], ["10C", "10C"], HEARTS.split() * 2]}, {"decks": 2},
-     "round 1: only one QS was captured, but two decks have two"),
-    (hand("QS", "JD", "10C", REST, decks=2, exposed=["AH"] * 3), {"decks": 2},
-     "round 1: AH was exposed 3 times, but two decks have only two"),
-    ({"captured": [["QS"], ["JD"], ["10C"]]}, {},
-     "round 1: captured must list one entry per player"),
-    ({"captured": ["QS", [], [], []]}, {},
-     "round 1: each player's captured cards must be a list of cards"),
-    ({"captured": hand("QS", "JD", "10C", REST)["captured"], "exposed": "QS"}, {},
-     "round 1: exposed must be a list of cards"),
-])
+
+@pytest.mark.parametrize(
+    "entry, options, message",
+    [
+        (
+            hand("QS", "JD", "10C", "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H"),
+            {},
+            "round 1: 2H was not captured by anyone",
+        ),
+        (
+            hand("QS", "JD QS", "10C", REST),
+            {},
+            "round 1: QS was captured 2 times, but there is only one",
+        ),
+        (hand("QS 5C", "JD", "10C", REST), {}, "round 1: 5C is not a scoring card"),
+        (hand("QS XX", "JD", "10C", REST), {}, "round 1: XX is not a card"),
+        (
+            hand("QS", "JD", "10C", REST, exposed=["KH"]),
+            {},
+            "round 1: KH cannot be exposed: only Q♠, J♦, 10♣ and A♥ can",
+        ),
+        (
+            hand("QS", "JD", "10C", REST, exposed=["QS", "QS"]),
+            {},
+            "round 1: QS was exposed 2 times, but there is only one",
+        ),
+        # two decks: twice is right, once or three times is not
+        (
+            hand("QS QS", "QS", "JD JD 10C 10C", REST, decks=2),
+            {"decks": 2},
+            "round 1: QS was captured 3 times, but two decks have only two",
+        ),
+        (
+            {"captured": [["QS"], ["JD", "JD"], ["10C", "10C"], HEARTS.split() * 2]},
+            {"decks": 2},
+            "round 1: only one QS was captured, but two decks have two",
+        ),
+        (
+            hand("QS", "JD", "10C", REST, decks=2, exposed=["AH"] * 3),
+            {"decks": 2},
+            "round 1: AH was exposed 3 times, but two decks have only two",
+        ),
+        (
+            {"captured": [["QS"], ["JD"], ["10C"]]},
+            {},
+            "round 1: captured must list one entry per player",
+        ),
+        (
+            {"captured": ["QS", [], [], []]},
+            {},
+            "round 1: each player's captured cards must be a list of cards",
+        ),
+        (
+            {"captured": hand("QS", "JD", "10C", REST)["captured"], "exposed": "QS"},
+            {},
+            "round 1: exposed must be a list of cards",
+        ),
+    ],
+)
 def test_rejected(entry, options, message):
     assert rejected(entry, **options) == message
 
 
 def test_the_round_is_named():
     assert rejected(PLAIN, hand("QS", "JD", "", HEARTS)) == (
-        "round 2: 10C was not captured by anyone")
+        "round 2: 10C was not captured by anyone"
+    )
 
 
 def test_exposed_may_be_missing_or_null():
@@ -401,13 +510,16 @@ def test_exposed_may_be_missing_or_null():
 
 @pytest.mark.parametrize("notation", ["QS", "Q♠", "qs", " q♠ ", "Q♤"])
 def test_card_notations_for_the_pig(notation):
-    entry = {"captured": [[notation], ["JD"], ["10C", "2H"], HEARTS.split()[:-1]],
-             "exposed": [notation]}
+    entry = {
+        "captured": [[notation], ["JD"], ["10C", "2H"], HEARTS.split()[:-1]],
+        "exposed": [notation],
+    }
     assert raw(entry) == [-200, 100, 0, -200]
 
 
-@pytest.mark.parametrize("ten, ace", [("TC", "A♥\ufe0f"), ("10C", "ah"), ("10♣", "A♥"),
-                                      ("tc", "AH")])
+@pytest.mark.parametrize(
+    "ten, ace", [("TC", "A♥\ufe0f"), ("10C", "ah"), ("10♣", "A♥"), ("tc", "AH")]
+)
 def test_card_notations_for_ten_and_ace(ten, ace):
     # A♥ exposed: Ann (-50 × 2) × 2; Dee (-150 × 2)
     entry = {"captured": [[ten, ace], ["QS"], ["JD"], HEARTS.split()[1:]], "exposed": [ace]}
@@ -416,13 +528,15 @@ def test_card_notations_for_ten_and_ace(ten, ace):
 
 # ---- breakdown and status
 
+
 def lines(phrases, translate=str):
     return [phrase.render(translate) for phrase in phrases]
 
 
 def test_breakdown_reads_like_the_table_would_say_it():
-    entry = hand("QS AH KH", "QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "", "10C JD 5H",
-                 exposed=["QS", "AH"])
+    entry = hand(
+        "QS AH KH", "QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "", "10C JD 5H", exposed=["QS", "AH"]
+    )
     table = table_after(entry)
     assert lines(GAME.breakdown(table, 0)) == [
         "Exposed: Q♠ A♥",
@@ -442,34 +556,41 @@ def test_breakdown_of_special_hands():
         "Exposed: Q♠ J♦ A♥ 10♣",
         "10♣ counts as exposed: the other three were.",
         # raw 100, -200, 200, 400; S = 500: (400 - 500)/3 = -33.33
-        "Ann took 10♣: transformer alone 25 ×4 (10♣ exposed) → raw 100; "
-        "zero-sum -33 ×12 = -396",
+        "Ann took 10♣: transformer alone 25 ×4 (10♣ exposed) → raw 100; zero-sum -33 ×12 = -396",
     ]
     table = table_after(hand(GRAND_SLAM, "", "", "", exposed=["QS"]))
     assert lines(GAME.breakdown(table, 0))[1].startswith(
         "Ann took Q♠ J♦ 10♣ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: "
-        "grand slam 800 ×2 (Q♠ exposed) → raw 1600")
+        "grand slam 800 ×2 (Q♠ exposed) → raw 1600"
+    )
     table = table_after(ALL_RED)
     assert lines(GAME.breakdown(table, 0))[0].startswith(
         "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100, "
-        "all red 200 → raw 300")
+        "all red 200 → raw 300"
+    )
 
 
 def test_breakdown_in_pairs_and_with_exact_rounding():
     entry = hand("QS JD AH KH QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "10C", "5H", "")
     assert lines(GAME.breakdown(table_after(entry, mode="pairs"), 0))[1] == (
-        "Bo took 10♣: transformer alone 25 ×2 → raw 50; team raw 50 against -200: "
-        "125 ×12 = 1500")
+        "Bo took 10♣: transformer alone 25 ×2 → raw 50; team raw 50 against -200: 125 ×12 = 1500"
+    )
     assert lines(GAME.breakdown(table_after(PLAIN, rounding="exact"), 0))[0] == (
-        "Ann took Q♠ 9♥ 8♥: pig -100, hearts -20 → raw -120; zero-sum -83.33 ×12 = -1000")
+        "Ann took Q♠ 9♥ 8♥: pig -100, hearts -20 → raw -120; zero-sum -83.33 ×12 = -1000"
+    )
 
 
 def test_breakdown_words_are_translated():
-    words = {"pig": "猪", "hearts": "红心", "%(card)s exposed": "%(card)s 亮",
-             "%(name)s %(score)s; %(share)s": "%(name)s %(score)s；%(share)s"}
+    words = {
+        "pig": "猪",
+        "hearts": "红心",
+        "%(card)s exposed": "%(card)s 亮",
+        "%(name)s %(score)s; %(share)s": "%(name)s %(score)s；%(share)s",
+    }
     table = table_after(hand("QS AH", "JD", "10C 2H", REST, exposed=["AH"]))
     assert lines(GAME.breakdown(table, 0), lambda text: words.get(text, text))[1].startswith(
-        "Ann took Q♠ A♥: 猪 -100, 红心 -50 ×2 (A♥ 亮) → raw -200；")
+        "Ann took Q♠ A♥: 猪 -100, 红心 -50 ×2 (A♥ 亮) → raw -200；"
+    )
 
 
 def test_status_says_who_leads():
@@ -490,25 +611,45 @@ def test_status_says_who_leads():
 
 # ---- the entry form
 
+
 def form(**fields):
     """A posted form: field name -> list of strings (dashes written as underscores here)."""
-    return {name.replace("_", "-"): value if isinstance(value, list) else [value]
-            for name, value in fields.items()}
+    return {
+        name.replace("_", "-"): value if isinstance(value, list) else [value]
+        for name, value in fields.items()
+    }
 
 
 def test_form_gives_the_entry():
-    posted = form(owner_QS="0", owner_9H="0", owner_8H="0", owner_AH="1", owner_KH="1",
-                  owner_QH="1", owner_JD="2", owner_JH="2", owner_10H="2", rest="3")
+    posted = form(
+        owner_QS="0",
+        owner_9H="0",
+        owner_8H="0",
+        owner_AH="1",
+        owner_KH="1",
+        owner_QH="1",
+        owner_JD="2",
+        owner_JH="2",
+        owner_10H="2",
+        rest="3",
+    )
     entry = GAME.entry_from_form(posted, table_after())
-    assert entry == {"captured": [["QS", "9H", "8H"], ["AH", "KH", "QH"], ["JD", "JH", "10H"],
-                                  ["10C", "7H", "6H", "5H", "4H", "3H", "2H"]],
-                     "exposed": []}
+    assert entry == {
+        "captured": [
+            ["QS", "9H", "8H"],
+            ["AH", "KH", "QH"],
+            ["JD", "JH", "10H"],
+            ["10C", "7H", "6H", "5H", "4H", "3H", "2H"],
+        ],
+        "exposed": [],
+    }
     assert score(match(entry))["totals"] == [-996, -996, 2040, -36]
 
 
 def test_form_with_exposed_cards_and_every_owner():
-    posted = form(**{**{f"owner_{card}": "3" for card in SCORING}, "owner_QS": "0"},
-                  exposed=["QS", "AH"])
+    posted = form(
+        **{**{f"owner_{card}": "3" for card in SCORING}, "owner_QS": "0"}, exposed=["QS", "AH"]
+    )
     entry = GAME.entry_from_form(posted, table_after())
     assert entry == {"captured": [["QS"], [], [], SCORING[1:]], "exposed": ["QS", "AH"]}
     # Dee took all 13 hearts: (sheep 100 + all red 200 × 2) × 2
@@ -516,8 +657,16 @@ def test_form_with_exposed_cards_and_every_owner():
 
 
 def test_form_with_two_decks_names_the_copies():
-    posted = form(owner_QS_1="0", owner_QS_2="1", owner_JD_1="2", owner_JD_2="2",
-                  owner_10C_1="0", owner_10C_2="0", rest="3", exposed=["QS-1", "QS-2", "10C-2"])
+    posted = form(
+        owner_QS_1="0",
+        owner_QS_2="1",
+        owner_JD_1="2",
+        owner_JD_2="2",
+        owner_10C_1="0",
+        owner_10C_2="0",
+        rest="3",
+        exposed=["QS-1", "QS-2", "10C-2"],
+    )
     entry = GAME.entry_from_form(posted, table_after(decks=2))
     assert entry["captured"][:3] == [["QS", "10C", "10C"], ["QS"], ["JD", "JD"]]
     assert entry["exposed"] == ["QS", "QS", "10C"]
@@ -525,17 +674,23 @@ def test_form_with_two_decks_names_the_copies():
     assert score(match(entry, decks=2))["rounds"][0]["raw"] == [-3200, -400, 200, 400]
 
 
-@pytest.mark.parametrize("posted, message", [
-    # no owner and no rest: the engine names the card
-    (form(owner_QS="0", owner_JD="1", owner_10C="2"), "round 1: AH was not captured by anyone"),
-    (form(owner_JD="1", owner_10C="2", rest="3"), None),
-    # an owner that is not a seat leaves the card out
-    (form(owner_QS="x", owner_JD="1", rest="3"), "round 1: QS was not captured by anyone"),
-    (form(owner_QS="4", owner_JD="1", rest="3"), "round 1: QS was not captured by anyone"),
-    # exposed text that is not a card is passed through for the engine to reject
-    (form(rest="0", exposed="ZZ"), "round 1: ZZ is not a card"),
-    (form(rest="0", exposed="KH"), "round 1: KH cannot be exposed: only Q♠, J♦, 10♣ and A♥ can"),
-])
+@pytest.mark.parametrize(
+    "posted, message",
+    [
+        # no owner and no rest: the engine names the card
+        (form(owner_QS="0", owner_JD="1", owner_10C="2"), "round 1: AH was not captured by anyone"),
+        (form(owner_JD="1", owner_10C="2", rest="3"), None),
+        # an owner that is not a seat leaves the card out
+        (form(owner_QS="x", owner_JD="1", rest="3"), "round 1: QS was not captured by anyone"),
+        (form(owner_QS="4", owner_JD="1", rest="3"), "round 1: QS was not captured by anyone"),
+        # exposed text that is not a card is passed through for the engine to reject
+        (form(rest="0", exposed="ZZ"), "round 1: ZZ is not a card"),
+        (
+            form(rest="0", exposed="KH"),
+            "round 1: KH cannot be exposed: only Q♠, J♦, 10♣ and A♥ can",
+        ),
+    ],
+)
 def test_form_with_missing_or_bad_values(posted, message):
     entry = GAME.entry_from_form(posted, table_after())
     if message is None:
@@ -548,19 +703,28 @@ def test_form_with_missing_or_bad_values(posted, message):
 def refilled(entry, **options):
     """The form entry_context draws for entry: each owner field's seat, the checked boxes."""
     context = GAME.entry_context(table_after(**options), entry)
-    return ({card["field"]: card["owner"] for card in context["cards"]},
-            [box["value"] for box in context["exposable"] if box["checked"]],
-            context["unassigned"])
+    return (
+        {card["field"]: card["owner"] for card in context["cards"]},
+        [box["value"] for box in context["exposable"] if box["checked"]],
+        context["unassigned"],
+    )
 
 
 def test_a_fresh_form_has_every_card_without_an_owner():
     context = GAME.entry_context(table_after())
     assert [(c["field"], c["label"], c["red"]) for c in context["cards"][:4]] == [
-        ("owner-QS", "Q♠", False), ("owner-JD", "J♦", True), ("owner-10C", "10♣", False),
-        ("owner-AH", "A♥", True)]
+        ("owner-QS", "Q♠", False),
+        ("owner-JD", "J♦", True),
+        ("owner-10C", "10♣", False),
+        ("owner-AH", "A♥", True),
+    ]
     assert {card["owner"] for card in context["cards"]} == {None}
     assert [(box["value"], box["checked"]) for box in context["exposable"]] == [
-        ("QS", False), ("JD", False), ("10C", False), ("AH", False)]
+        ("QS", False),
+        ("JD", False),
+        ("10C", False),
+        ("AH", False),
+    ]
     assert context["unassigned"] == [card["label"] for card in context["cards"]]
 
 
@@ -574,11 +738,13 @@ def test_the_form_refills_from_what_was_posted():
 
 
 def test_the_form_refills_a_stored_hand_and_posts_it_back_unchanged():
-    entry = hand("QS AH KH", "QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "", "JD 10C 5H",
-                 exposed=["QS", "AH"])
+    entry = hand(
+        "QS AH KH", "QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "", "JD 10C 5H", exposed=["QS", "AH"]
+    )
     owners, exposed, unassigned = refilled(entry)
-    posted = form(**{name.replace("-", "_"): str(seat) for name, seat in owners.items()},
-                  exposed=exposed)
+    posted = form(
+        **{name.replace("-", "_"): str(seat) for name, seat in owners.items()}, exposed=exposed
+    )
     assert GAME.entry_from_form(posted, table_after()) == entry
     assert unassigned == []
 
@@ -590,7 +756,9 @@ def test_two_decks_refill_each_copy():
     assert (owners["owner-AH-1"], owners["owner-AH-2"]) == (0, 3)
     assert (owners["owner-10C-1"], owners["owner-10C-2"]) == (2, 3)
     assert exposed == ["QS-1", "AH-1", "AH-2"]
-    posted = form(**{name.replace("-", "_"): str(seat) for name, seat in owners.items()},
-                  exposed=exposed)
+    posted = form(
+        **{name.replace("-", "_"): str(seat) for name, seat in owners.items()}, exposed=exposed
+    )
     assert score(match(GAME.entry_from_form(posted, table_after(decks=2)), decks=2)) == score(
-        match(entry, decks=2))
+        match(entry, decks=2)
+    )

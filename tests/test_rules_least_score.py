@@ -8,20 +8,32 @@ GAME = get_game("least_score")
 
 
 def table(*rounds, **options):
-    document = {"game": "least_score", "players": ["Ann", "Bo", "Chen"], "options": options,
-                "rounds": list(rounds)}
+    document = {
+        "game": "least_score",
+        "players": ["Ann", "Bo", "Chen"],
+        "options": options,
+        "rounds": list(rounds),
+    }
     return replay(document)[1]
 
 
 def posted(**fields):
     """A posted form: field name (cards_2 for cards-2) -> list of strings."""
-    return {name.replace("_", "-"): value if isinstance(value, list) else [value]
-            for name, value in fields.items()}
+    return {
+        name.replace("_", "-"): value if isinstance(value, list) else [value]
+        for name, value in fields.items()
+    }
 
 
 def test_picked_and_typed_cards_make_one_hand():
-    form = posted(declarer="1", hand_0="9", cards_1=["AH", "2C"], cardtext_1=" 3s,4♦  5D",
-                  hand_2="12", cards_2=["KS"])
+    form = posted(
+        declarer="1",
+        hand_0="9",
+        cards_1=["AH", "2C"],
+        cardtext_1=" 3s,4♦  5D",
+        hand_2="12",
+        cards_2=["KS"],
+    )
     entry = GAME.entry_from_form(form, table())
     assert entry == {"declarer": 1, "hands": [9, ["AH", "2C", "3s", "4♦", "5D"], ["KS"]]}
 
@@ -40,8 +52,9 @@ def test_text_that_is_not_a_card_is_passed_on_for_the_engine_to_refuse():
 
 
 def test_a_player_who_is_out_has_no_hand_even_when_cards_are_posted():
-    after = table({"declarer": 0, "hands": [7, 30, 9]}, {"declarer": 1, "hands": [9, 5, 4]},
-                  threshold=25)
+    after = table(
+        {"declarer": 0, "hands": [7, 30, 9]}, {"declarer": 1, "hands": [9, 5, 4]}, threshold=25
+    )
     form = posted(declarer="0", hand_0="3", cards_1=["AH"], cardtext_1="2H", hand_2="8")
     assert GAME.entry_from_form(form, after)["hands"] == [3, None, 8]
 

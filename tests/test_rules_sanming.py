@@ -19,8 +19,13 @@ def hand(winner, cards_left, bombed=None):
 
 
 def match(*rounds, closed=False, **options):
-    return {"game": "sanming", "players": PLAYERS, "options": options,
-            "rounds": list(rounds), "closed": closed}
+    return {
+        "game": "sanming",
+        "players": PLAYERS,
+        "options": options,
+        "rounds": list(rounds),
+        "closed": closed,
+    }
 
 
 def table_after(*rounds, **options):
@@ -36,20 +41,24 @@ def rejected(document):
 
 # ---- scoring a hand: 1-9 -> n, 10-16 -> 2n, 17 -> 68, doubled per bomb
 
-@pytest.mark.parametrize("cards, bombs, points", [
-    (1, 0, 1),
-    (5, 0, 5),
-    (9, 0, 9),
-    (10, 0, 20),
-    (12, 0, 24),
-    (16, 0, 32),
-    (17, 0, 68),
-    (12, 1, 48),      # the rule book: 12 × 2 × 2
-    (9, 2, 36),       # the rule book: 9 bombed twice
-    (17, 1, 136),
-    (1, 3, 8),
-    (16, 13, 32 * 8192),
-])
+
+@pytest.mark.parametrize(
+    "cards, bombs, points",
+    [
+        (1, 0, 1),
+        (5, 0, 5),
+        (9, 0, 9),
+        (10, 0, 20),
+        (12, 0, 24),
+        (16, 0, 32),
+        (17, 0, 68),
+        (12, 1, 48),  # the rule book: 12 × 2 × 2
+        (9, 2, 36),  # the rule book: 9 bombed twice
+        (17, 1, 136),
+        (1, 3, 8),
+        (16, 13, 32 * 8192),
+    ],
+)
 def test_a_losers_points(cards, bombs, points):
     assert loser_points(cards, bombs) == points
     result = score(match(hand(0, [0, cards, 1], [0, bombs, 0]), target=100000))
@@ -73,6 +82,7 @@ def test_defaults_are_filled_in():
 
 # ---- the end of the match
 
+
 def test_reaching_exactly_100_ends_the_match():
     result = score(match(hand(0, [0, 17, 1]), hand(0, [0, 16, 1])))
     assert result["totals"] == [0, 100, 2]
@@ -92,25 +102,65 @@ def test_the_target_is_an_option():
 
 # ---- kids and the settlement: result = (B - A) + (C - A)
 
-@pytest.mark.parametrize("rounds, options, totals, adjusted, results, winners", [
-    # one kid: Ann's 3 is below 5 -> 0; Bo 6 -> 12, Chen 100 -> 200; sum 212
-    ([hand(1, [3, 0, 17]), hand(0, [0, 6, 16])], {},
-     [3, 6, 100], [0, 12, 200], [212, 176, -388], ["Ann"]),
-    # two kids: Ann 0 and Bo 4 -> 0; Chen 136 -> 272
-    ([hand(0, [0, 4, 17], [0, 0, 1])], {},
-     [0, 4, 136], [0, 0, 272], [272, 272, -544], ["Ann", "Bo"]),
-    # exactly 5 is not a kid, so nothing changes; sum 111
-    ([hand(1, [5, 0, 17]), hand(0, [0, 6, 16])], {},
-     [5, 6, 100], [5, 6, 100], [96, 93, -189], ["Ann"]),
-    # 4 is a kid with the default line, not with kid_below 4
-    ([hand(1, [4, 0, 17]), hand(0, [0, 6, 16])], {},
-     [4, 6, 100], [0, 12, 200], [212, 176, -388], ["Ann"]),
-    ([hand(1, [4, 0, 17]), hand(0, [0, 6, 16])], {"kid_below": 4},
-     [4, 6, 100], [4, 6, 100], [98, 92, -190], ["Ann"]),
-    # no kid at all: 20, 20, 100 stand; sum 140
-    ([hand(0, [0, 10, 17]), hand(1, [10, 0, 16])], {},
-     [20, 20, 100], [20, 20, 100], [80, 80, -160], ["Ann", "Bo"]),
-])
+
+@pytest.mark.parametrize(
+    "rounds, options, totals, adjusted, results, winners",
+    [
+        # one kid: Ann's 3 is below 5 -> 0; Bo 6 -> 12, Chen 100 -> 200; sum 212
+        (
+            [hand(1, [3, 0, 17]), hand(0, [0, 6, 16])],
+            {},
+            [3, 6, 100],
+            [0, 12, 200],
+            [212, 176, -388],
+            ["Ann"],
+        ),
+        # two kids: Ann 0 and Bo 4 -> 0; Chen 136 -> 272
+        (
+            [hand(0, [0, 4, 17], [0, 0, 1])],
+            {},
+            [0, 4, 136],
+            [0, 0, 272],
+            [272, 272, -544],
+            ["Ann", "Bo"],
+        ),
+        # exactly 5 is not a kid, so nothing changes; sum 111
+        (
+            [hand(1, [5, 0, 17]), hand(0, [0, 6, 16])],
+            {},
+            [5, 6, 100],
+            [5, 6, 100],
+            [96, 93, -189],
+            ["Ann"],
+        ),
+        # 4 is a kid with the default line, not with kid_below 4
+        (
+            [hand(1, [4, 0, 17]), hand(0, [0, 6, 16])],
+            {},
+            [4, 6, 100],
+            [0, 12, 200],
+            [212, 176, -388],
+            ["Ann"],
+        ),
+        (
+            [hand(1, [4, 0, 17]), hand(0, [0, 6, 16])],
+            {"kid_below": 4},
+            [4, 6, 100],
+            [4, 6, 100],
+            [98, 92, -190],
+            ["Ann"],
+        ),
+        # no kid at all: 20, 20, 100 stand; sum 140
+        (
+            [hand(0, [0, 10, 17]), hand(1, [10, 0, 16])],
+            {},
+            [20, 20, 100],
+            [20, 20, 100],
+            [80, 80, -160],
+            ["Ann", "Bo"],
+        ),
+    ],
+)
 def test_the_kid_rule_and_results(rounds, options, totals, adjusted, results, winners):
     result = score(match(*rounds, **options))
     assert result["totals"] == totals
@@ -122,15 +172,23 @@ def test_the_kid_rule_and_results(rounds, options, totals, adjusted, results, wi
 
 
 def test_the_rule_books_worked_example_at_5_beans():
-    result = score(match(hand(0, [0, 6, 11]), hand(1, [3, 0, 14], [0, 0, 1]),
-                         hand(0, [0, 9, 13], [0, 1, 0]), bean_rate=5))
+    result = score(
+        match(
+            hand(0, [0, 6, 11]),
+            hand(1, [3, 0, 14], [0, 0, 1]),
+            hand(0, [0, 9, 13], [0, 1, 0]),
+            bean_rate=5,
+        )
+    )
     assert result["totals"] == [3, 24, 104]
     assert result["settlement"] == {
         "adjusted": [0, 48, 208],
         "results": [256, 112, -368],
         "amounts": [1280, 560, -1840],
-        "transfers": [{"from": "Chen", "to": "Ann", "amount": 1280},
-                      {"from": "Chen", "to": "Bo", "amount": 560}],
+        "transfers": [
+            {"from": "Chen", "to": "Ann", "amount": 1280},
+            {"from": "Chen", "to": "Bo", "amount": 560},
+        ],
         "remainder": 0,
     }
 
@@ -149,12 +207,15 @@ def test_a_match_closed_before_any_hand_has_no_settlement():
     assert (result["finished"], result["winners"], result["settlement"]) == (True, [], None)
 
 
-@pytest.mark.parametrize("rate, amounts, transfers", [
-    (5, [310, 355, -665], [("Chen", "Bo", 355), ("Chen", "Ann", 310)]),
-    (0.5, [31, 35.5, -66.5], [("Chen", "Bo", 35.5), ("Chen", "Ann", 31)]),
-    (0.1, [6.2, 7.1, -13.3], [("Chen", "Bo", 7.1), ("Chen", "Ann", 6.2)]),
-    (0, [0, 0, 0], []),
-])
+@pytest.mark.parametrize(
+    "rate, amounts, transfers",
+    [
+        (5, [310, 355, -665], [("Chen", "Bo", 355), ("Chen", "Ann", 310)]),
+        (0.5, [31, 35.5, -66.5], [("Chen", "Bo", 35.5), ("Chen", "Ann", 31)]),
+        (0.1, [6.2, 7.1, -13.3], [("Chen", "Bo", 7.1), ("Chen", "Ann", 6.2)]),
+        (0, [0, 0, 0], []),
+    ],
+)
 def test_the_bean_rate(rate, amounts, transfers):
     settled = score(match(hand(1, [3, 0, 17]), closed=True, bean_rate=rate))["settlement"]
     assert settled["results"] == [62, 71, -133]
@@ -163,11 +224,14 @@ def test_the_bean_rate(rate, amounts, transfers):
     assert settled["remainder"] == 0
 
 
-@pytest.mark.parametrize("rounds", [
-    [hand(1, [3, 0, 17])],
-    [hand(0, [0, 4, 17], [0, 0, 1])],
-    [hand(1, [5, 0, 17]), hand(0, [0, 6, 16])],
-])
+@pytest.mark.parametrize(
+    "rounds",
+    [
+        [hand(1, [3, 0, 17])],
+        [hand(0, [0, 4, 17], [0, 0, 1])],
+        [hand(1, [5, 0, 17]), hand(0, [0, 6, 16])],
+    ],
+)
 def test_transfers_settle_the_amounts(rounds):
     settled = score(match(*rounds, closed=True, bean_rate=0.5))["settlement"]
     assert sum(settled["amounts"]) == 0
@@ -180,16 +244,20 @@ def test_transfers_settle_the_amounts(rounds):
 
 # ---- options
 
-@pytest.mark.parametrize("options, message", [
-    ({"target": 10, "kid_below": 10}, "option 'kid_below' must be below the target (10)"),
-    ({"kid_below": 100}, "option 'kid_below' must be below the target (100)"),
-    ({"target": 0}, "option 'target' cannot be 0"),
-    ({"target": 100001}, "option 'target' cannot be 100001"),
-    ({"kid_below": -1}, "option 'kid_below' cannot be -1"),
-    ({"bean_rate": -1}, "option 'bean_rate' cannot be -1"),
-    ({"bean_rate": "5"}, "option 'bean_rate' cannot be \"5\""),
-    ({"beans": 5}, "unknown option 'beans'"),
-])
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"target": 10, "kid_below": 10}, "option 'kid_below' must be below the target (10)"),
+        ({"kid_below": 100}, "option 'kid_below' must be below the target (100)"),
+        ({"target": 0}, "option 'target' cannot be 0"),
+        ({"target": 100001}, "option 'target' cannot be 100001"),
+        ({"kid_below": -1}, "option 'kid_below' cannot be -1"),
+        ({"bean_rate": -1}, "option 'bean_rate' cannot be -1"),
+        ({"bean_rate": "5"}, "option 'bean_rate' cannot be \"5\""),
+        ({"beans": 5}, "unknown option 'beans'"),
+    ],
+)
 def test_bad_options_are_rejected(options, message):
     assert rejected(match(**options)) == message
 
@@ -199,26 +267,32 @@ def test_kid_below_just_under_the_target_is_allowed():
 
 
 def test_the_game_is_for_three():
-    assert rejected({"game": "sanming", "players": ["Ann", "Bo"]}) == \
-        "Sanming run-fast is for 3 to 3 players"
+    assert (
+        rejected({"game": "sanming", "players": ["Ann", "Bo"]})
+        == "Sanming run-fast is for 3 to 3 players"
+    )
 
 
 # ---- rejected entries
 
-@pytest.mark.parametrize("entry, message", [
-    (hand(3, [0, 1, 1]), "the winner must be a whole number from 0 to 2"),
-    (hand(-1, [0, 1, 1]), "the winner must be a whole number from 0 to 2"),
-    (hand("Ann", [0, 1, 1]), "the winner must be a whole number from 0 to 2"),
-    (hand(0, [2, 6, 11]), "the winner's cards left must be a whole number from 0 to 0"),
-    (hand(0, [0, 0, 11]), "Bo's cards left must be a whole number from 1 to 17"),
-    (hand(0, [0, 6, 18]), "Chen's cards left must be a whole number from 1 to 17"),
-    (hand(0, [0, None, 3]), "Bo's cards left must be a whole number from 1 to 17"),
-    (hand(0, [0, 6.0, 3]), "Bo's cards left must be a whole number from 1 to 17"),
-    (hand(0, [0, 6, 3], [0, 14, 0]), "Bo's bombs must be a whole number from 0 to 13"),
-    (hand(0, [0, 6, 3], [0, 0, -1]), "Chen's bombs must be a whole number from 0 to 13"),
-    (hand(0, [0, 6]), "cards left must list one entry per player"),
-    (hand(0, [0, 6, 3], [0, 0]), "bombed must list one entry per player"),
-])
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        (hand(3, [0, 1, 1]), "the winner must be a whole number from 0 to 2"),
+        (hand(-1, [0, 1, 1]), "the winner must be a whole number from 0 to 2"),
+        (hand("Ann", [0, 1, 1]), "the winner must be a whole number from 0 to 2"),
+        (hand(0, [2, 6, 11]), "the winner's cards left must be a whole number from 0 to 0"),
+        (hand(0, [0, 0, 11]), "Bo's cards left must be a whole number from 1 to 17"),
+        (hand(0, [0, 6, 18]), "Chen's cards left must be a whole number from 1 to 17"),
+        (hand(0, [0, None, 3]), "Bo's cards left must be a whole number from 1 to 17"),
+        (hand(0, [0, 6.0, 3]), "Bo's cards left must be a whole number from 1 to 17"),
+        (hand(0, [0, 6, 3], [0, 14, 0]), "Bo's bombs must be a whole number from 0 to 13"),
+        (hand(0, [0, 6, 3], [0, 0, -1]), "Chen's bombs must be a whole number from 0 to 13"),
+        (hand(0, [0, 6]), "cards left must list one entry per player"),
+        (hand(0, [0, 6, 3], [0, 0]), "bombed must list one entry per player"),
+    ],
+)
 def test_a_bad_hand_is_rejected(entry, message):
     assert rejected(match(hand(1, [1, 0, 1]), entry)) == "round 2: " + message
 
@@ -231,9 +305,18 @@ def test_a_hand_after_the_end_is_rejected():
 
 # ---- the entry form: winner, cards_left-N, bombed-N
 
+
 def test_a_typical_form_becomes_the_entry_the_engine_accepts():
-    form = {"winner": ["1"], "cards_left-0": ["12"], "cards_left-1": [""], "cards_left-2": [" 3 "],
-            "bombed-0": ["1"], "bombed-1": [""], "bombed-2": ["0"], "csrfmiddlewaretoken": ["x"]}
+    form = {
+        "winner": ["1"],
+        "cards_left-0": ["12"],
+        "cards_left-1": [""],
+        "cards_left-2": [" 3 "],
+        "bombed-0": ["1"],
+        "bombed-1": [""],
+        "bombed-2": ["0"],
+        "csrfmiddlewaretoken": ["x"],
+    }
     entry = GAME.entry_from_form(form, table_after())
     assert entry == {"winner": 1, "cards_left": [12, None, 3], "bombed": [1, 0, 0]}
     assert score(match(entry))["rounds"] == [{"points": [48, 0, 3]}]
@@ -241,8 +324,14 @@ def test_a_typical_form_becomes_the_entry_the_engine_accepts():
 
 def test_the_winners_row_on_the_form_is_left_out():
     # Cards typed for a player who is then tapped as the winner are not theirs to hold.
-    form = {"winner": ["2"], "cards_left-0": ["5"], "cards_left-1": ["12"],
-            "cards_left-2": ["18"], "bombed-1": ["1"], "bombed-2": ["x"]}
+    form = {
+        "winner": ["2"],
+        "cards_left-0": ["5"],
+        "cards_left-1": ["12"],
+        "cards_left-2": ["18"],
+        "bombed-1": ["1"],
+        "bombed-2": ["x"],
+    }
     entry = GAME.entry_from_form(form, table_after())
     assert entry == {"winner": 2, "cards_left": [5, 12, None], "bombed": [0, 1, 0]}
 
@@ -253,11 +342,14 @@ def test_missing_bomb_fields_mean_no_bombs():
     assert entry == {"winner": 0, "cards_left": [None, 17, 9], "bombed": [0, 0, 0]}
 
 
-@pytest.mark.parametrize("field, text, message", [
-    ("cards_left-2", "three", "round 1: Chen's cards left must be a whole number from 1 to 17"),
-    ("bombed-1", "x", "round 1: Bo's bombs must be a whole number from 0 to 13"),
-    ("winner", "", "round 1: the winner must be a whole number from 0 to 2"),
-])
+@pytest.mark.parametrize(
+    "field, text, message",
+    [
+        ("cards_left-2", "three", "round 1: Chen's cards left must be a whole number from 1 to 17"),
+        ("bombed-1", "x", "round 1: Bo's bombs must be a whole number from 0 to 13"),
+        ("winner", "", "round 1: the winner must be a whole number from 0 to 2"),
+    ],
+)
 def test_bad_typed_text_is_kept_and_rejected(field, text, message):
     form = {"winner": ["0"], "cards_left-1": ["4"], "cards_left-2": ["9"], field: [text]}
     entry = GAME.entry_from_form(form, table_after())
@@ -266,18 +358,40 @@ def test_bad_typed_text_is_kept_and_rejected(field, text, message):
 
 # ---- at the table: breakdown and status
 
-@pytest.mark.parametrize("entry, lines", [
-    (hand(0, [0, 12, 9], [0, 1, 2]),
-     ["Ann went out first: 0", "Bo: 12 cards ×2 = 24, bombed once ×2 = 48",
-      "Chen: 9 cards = 9, bombed twice ×4 = 36"]),
-    (hand(2, [17, 1, 0]),
-     ["Chen went out first: 0", "Ann: 17 cards, never played = 68", "Bo: 1 card = 1"]),
-    (hand(1, [16, 0, 1], [0, 0, 3]),
-     ["Bo went out first: 0", "Ann: 16 cards ×2 = 32", "Chen: 1 card = 1, bombed 3 times ×8 = 8"]),
-    (hand(1, [17, 0, 5], [1, 0, 0]),
-     ["Bo went out first: 0", "Ann: 17 cards, never played = 68, bombed once ×2 = 136",
-      "Chen: 5 cards = 5"]),
-])
+
+@pytest.mark.parametrize(
+    "entry, lines",
+    [
+        (
+            hand(0, [0, 12, 9], [0, 1, 2]),
+            [
+                "Ann went out first: 0",
+                "Bo: 12 cards ×2 = 24, bombed once ×2 = 48",
+                "Chen: 9 cards = 9, bombed twice ×4 = 36",
+            ],
+        ),
+        (
+            hand(2, [17, 1, 0]),
+            ["Chen went out first: 0", "Ann: 17 cards, never played = 68", "Bo: 1 card = 1"],
+        ),
+        (
+            hand(1, [16, 0, 1], [0, 0, 3]),
+            [
+                "Bo went out first: 0",
+                "Ann: 16 cards ×2 = 32",
+                "Chen: 1 card = 1, bombed 3 times ×8 = 8",
+            ],
+        ),
+        (
+            hand(1, [17, 0, 5], [1, 0, 0]),
+            [
+                "Bo went out first: 0",
+                "Ann: 17 cards, never played = 68, bombed once ×2 = 136",
+                "Chen: 5 cards = 5",
+            ],
+        ),
+    ],
+)
 def test_the_breakdown_says_each_losers_points_in_words(entry, lines):
     table = table_after(hand(1, [1, 0, 1]), entry, target=1000)
     assert [str(p) for p in GAME.breakdown(table, 1)] == lines

@@ -2,8 +2,7 @@
 
 import pytest
 
-from games.rules import RulesError, get_game, score
-from games.rules import replay
+from games.rules import RulesError, get_game, replay, score
 from games.rules.six_nimmt import bullheads_of
 
 GAME = get_game("six_nimmt")
@@ -12,8 +11,13 @@ NAMES = ["Ann", "Bo", "Chen", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "K
 
 def match(n, *rounds, closed=False, **options):
     """A match document for the first n players of NAMES."""
-    return {"game": "six_nimmt", "players": NAMES[:n], "options": options,
-            "rounds": list(rounds), "closed": closed}
+    return {
+        "game": "six_nimmt",
+        "players": NAMES[:n],
+        "options": options,
+        "rounds": list(rounds),
+        "closed": closed,
+    }
 
 
 def hands(n, *counts, **options):
@@ -34,7 +38,7 @@ def rejected(document):
 
 def fewest_cards_with(n, card):
     """A legal hand of cards for n players: Ann took card plus low cards up to 10n - 16."""
-    filler = [c for c in range(1, 105) if c != card][:10 * n - 17]
+    filler = [c for c in range(1, 105) if c != card][: 10 * n - 17]
     return {"taken": [filler + [card]] + [[] for _ in range(n - 1)]}
 
 
@@ -48,8 +52,15 @@ TWO = [5, 15, 25, 35, 45, 65, 75, 85, 95]
 
 @pytest.mark.parametrize("card", range(1, 105))
 def test_each_card_carries_the_bullheads_of_its_category(card):
-    expected = 7 if card in SEVEN else 5 if card in FIVE else 3 if card in THREE else (
-        2 if card in TWO else 1)
+    expected = (
+        7
+        if card in SEVEN
+        else 5
+        if card in FIVE
+        else 3
+        if card in THREE
+        else (2 if card in TWO else 1)
+    )
     assert bullheads_of(card) == expected
 
 
@@ -60,11 +71,18 @@ def test_the_categories_hold_171_bullheads_in_all():
     assert sum(bullheads_of(card) for card in range(1, 105)) == 171
 
 
-@pytest.mark.parametrize("cards, bullheads", [
-    ([55], 7), ([11, 99], 10), ([10, 100], 6), ([5, 95], 4), ([1, 104], 2),
-])
+@pytest.mark.parametrize(
+    "cards, bullheads",
+    [
+        ([55], 7),
+        ([11, 99], 10),
+        ([10, 100], 6),
+        ([5, 95], 4),
+        ([1, 104], 2),
+    ],
+)
 def test_taken_cards_are_counted_in_bullheads(cards, bullheads):
-    rest = [c for c in range(1, 30) if c not in cards][:4 - len(cards)]
+    rest = [c for c in range(1, 30) if c not in cards][: 4 - len(cards)]
     result = score(match(2, {"taken": [cards, rest]}, deck="full"))
     assert result["rounds"][0]["bullheads"] == [bullheads, len(rest)]
 
@@ -75,53 +93,86 @@ def test_ten_players_taking_cards_1_to_100_take_171_less_the_four_top_ones():
     assert result["rounds"][0]["bullheads"] == [
         # 1-10: 5 (2), 10 (3), eight ones; each later ten: its 11s multiple (5), its 5 (2),
         # its 10 (3), seven ones; 51-60: 55 (7), 60 (3), eight ones
-        13, 17, 17, 17, 17, 18, 17, 17, 17, 17,
+        13,
+        17,
+        17,
+        17,
+        17,
+        18,
+        17,
+        17,
+        17,
+        17,
     ]
     assert sum(result["totals"]) == 171 - 4
 
 
 def test_the_worked_cards_example():
-    result = score(match(3, {"taken": [[5, 10, 11, 55, 17],
-                                       [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], [15, 16, 18]]}))
+    result = score(
+        match(
+            3, {"taken": [[5, 10, 11, 55, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], [15, 16, 18]]}
+        )
+    )
     # Ann 2 + 3 + 5 + 7 + 1, Bo eleven ones, Chen 2 + 1 + 1
     assert result["rounds"] == [{"points": [18, 11, 4], "bullheads": [18, 11, 4]}]
 
 
 # ---- which cards are in play
 
-@pytest.mark.parametrize("deck, n, high", [
-    ("seed", 2, 64), ("seed", 3, 84), ("seed", 6, 84), ("seed", 7, 104), ("seed", 10, 104),
-    ("full", 2, 104), ("full", 3, 104), ("full", 10, 104),
-    ("tactics", 2, 24), ("tactics", 5, 54), ("tactics", 10, 104),
-])
+
+@pytest.mark.parametrize(
+    "deck, n, high",
+    [
+        ("seed", 2, 64),
+        ("seed", 3, 84),
+        ("seed", 6, 84),
+        ("seed", 7, 104),
+        ("seed", 10, 104),
+        ("full", 2, 104),
+        ("full", 3, 104),
+        ("full", 10, 104),
+        ("tactics", 2, 24),
+        ("tactics", 5, 54),
+        ("tactics", 10, 104),
+    ],
+)
 def test_the_deck_sets_the_highest_card(deck, n, high):
     assert score(match(n, fewest_cards_with(n, high), deck=deck))["rounds"]
     assert rejected(match(n, fewest_cards_with(n, high + 1), deck=deck)) == (
-        f"round 1: a card must be a whole number from 1 to {high}")
+        f"round 1: a card must be a whole number from 1 to {high}"
+    )
 
 
 def test_card_zero_is_out_of_range():
     assert rejected(match(2, fewest_cards_with(2, 0))) == (
-        "round 1: a card must be a whole number from 1 to 64")
+        "round 1: a card must be a whole number from 1 to 64"
+    )
 
 
 def test_the_default_options_are_filled_in():
     assert score(match(3))["options"] == {
-        "deck": "seed", "end": "66", "limit": 66, "hands": None,
-        "share_rounding": "up", "loser_rank": "competition",
+        "deck": "seed",
+        "end": "66",
+        "limit": 66,
+        "hands": None,
+        "share_rounding": "up",
+        "loser_rank": "competition",
     }
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"deck": "short"}, 'option \'deck\' cannot be "short"'),
-    ({"end": 66}, "option 'end' cannot be 66"),
-    ({"limit": 0}, "option 'limit' cannot be 0"),
-    ({"limit": 1001}, "option 'limit' cannot be 1001"),
-    ({"hands": 0}, "option 'hands' cannot be 0"),
-    ({"hands": 10001}, "option 'hands' cannot be 10001"),
-    ({"share_rounding": "down"}, 'option \'share_rounding\' cannot be "down"'),
-    ({"loser_rank": "olympic"}, 'option \'loser_rank\' cannot be "olympic"'),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"deck": "short"}, "option 'deck' cannot be \"short\""),
+        ({"end": 66}, "option 'end' cannot be 66"),
+        ({"limit": 0}, "option 'limit' cannot be 0"),
+        ({"limit": 1001}, "option 'limit' cannot be 1001"),
+        ({"hands": 0}, "option 'hands' cannot be 0"),
+        ({"hands": 10001}, "option 'hands' cannot be 10001"),
+        ({"share_rounding": "down"}, "option 'share_rounding' cannot be \"down\""),
+        ({"loser_rank": "olympic"}, "option 'loser_rank' cannot be \"olympic\""),
+    ],
+)
 def test_options_outside_their_range_are_rejected(options, message):
     assert rejected(match(3, **options)) == message
 
@@ -132,6 +183,7 @@ def test_two_to_ten_players(n):
 
 
 # ---- ending at 66
+
 
 def test_the_worked_match_to_66():
     result = score(hands(4, [5, 12, 9, 20], [14, 8, 22, 3], [10, 25, 6, 18], [11, 23, 15, 9]))
@@ -158,7 +210,8 @@ def test_reaching_the_limit_ends_the_match_and_fewest_bullheads_win():
 
 def test_no_hand_after_the_limit_is_reached():
     assert rejected(hands(2, [10, 5], [10, 5], [4, 0], limit=20)) == (
-        "round 3: the match is already finished")
+        "round 3: the match is already finished"
+    )
 
 
 def test_a_match_closed_by_hand_ranks_the_totals_as_they_stand():
@@ -175,10 +228,13 @@ def test_a_match_closed_before_its_first_hand_has_no_winners_nor_ranking_points(
 
 # ---- one game per hand
 
+
 def test_the_worked_one_hand_games():
     result = score(hands(7, [0, 3, 3, 7, 12, 12, 25], [9] * 7, end="hand", hands=2))
     assert [r["points"] for r in result["rounds"]] == [
-        [12, -1, -1, -3, -4, -4, -6], [3, 3, 3, 3, 3, 3, 3]]
+        [12, -1, -1, -3, -4, -4, -6],
+        [3, 3, 3, 3, 3, 3, 3],
+    ]
     assert result["totals"] == [15, 2, 2, 0, -1, -1, -3]
     assert (result["finished"], result["winners"]) == (True, ["Ann"])
     assert "ranking_points" not in result
@@ -204,28 +260,35 @@ def test_without_hands_the_table_closes_the_match_and_most_ranking_points_win():
 
 # ---- ranking points
 
+
 def test_the_spec_ranking_example_on_a_matchs_totals():
     result = score(hands(4, [15, 23, 18, 17], [15, 23, 18, 17], [10, 22, 16, 16]))
     assert result["totals"] == [40, 68, 52, 50]
     assert result["ranking_points"] == [8, -3, -2, -1]
 
 
-@pytest.mark.parametrize("n, bullheads, points", [
-    (6, [8, 8, 8, 12, 12, 20], [3, 3, 3, -1, -1, -3]),
-    (7, [0, 3, 3, 7, 12, 12, 25], [12, -1, -1, -3, -4, -4, -6]),
-    (4, [17, 17, 17, 17], [2, 2, 2, 2]),
-])
+@pytest.mark.parametrize(
+    "n, bullheads, points",
+    [
+        (6, [8, 8, 8, 12, 12, 20], [3, 3, 3, -1, -1, -3]),
+        (7, [0, 3, 3, 7, 12, 12, 25], [12, -1, -1, -3, -4, -4, -6]),
+        (4, [17, 17, 17, 17], [2, 2, 2, 2]),
+    ],
+)
 def test_the_spec_ranking_examples_on_one_hand(n, bullheads, points):
     assert score(hands(n, bullheads, end="hand"))["rounds"][0]["points"] == points
 
 
-@pytest.mark.parametrize("n, bullheads, up, exact", [
-    (6, [8, 8, 8, 12, 12, 20], [3, 3, 3], [2.67, 2.67, 2.67]),     # 8 / 3
-    (4, [5, 5, 5, 12], [3, 3, 3], [2.67, 2.67, 2.67]),             # 8 / 3
-    (7, [2, 2, 2, 2, 2, 20, 30], [3] * 5, [2.4] * 5),              # 12 / 5
-    (10, [8] * 8 + [10, 20], [2] * 8, [1.5] * 8),                   # 12 / 8
-    (7, [5, 5, 10, 10, 10, 10, 10], [6, 6], [6, 6]),               # 12 / 2
-])
+@pytest.mark.parametrize(
+    "n, bullheads, up, exact",
+    [
+        (6, [8, 8, 8, 12, 12, 20], [3, 3, 3], [2.67, 2.67, 2.67]),  # 8 / 3
+        (4, [5, 5, 5, 12], [3, 3, 3], [2.67, 2.67, 2.67]),  # 8 / 3
+        (7, [2, 2, 2, 2, 2, 20, 30], [3] * 5, [2.4] * 5),  # 12 / 5
+        (10, [8] * 8 + [10, 20], [2] * 8, [1.5] * 8),  # 12 / 8
+        (7, [5, 5, 10, 10, 10, 10, 10], [6, 6], [6, 6]),  # 12 / 2
+    ],
+)
 def test_winners_share_the_pool_rounded_up_or_to_hundredths(n, bullheads, up, exact):
     shares = len(up)
     assert score(hands(n, bullheads, end="hand"))["rounds"][0]["points"][:shares] == up
@@ -234,12 +297,17 @@ def test_winners_share_the_pool_rounded_up_or_to_hundredths(n, bullheads, up, ex
 
 
 def test_exact_shares_add_up_exactly():
-    result = score(hands(4, [5, 5, 5, 12], [5, 5, 5, 12], [5, 5, 5, 12], end="hand",
-                         share_rounding="exact"))
+    result = score(
+        hands(4, [5, 5, 5, 12], [5, 5, 5, 12], [5, 5, 5, 12], end="hand", share_rounding="exact")
+    )
     assert result["totals"] == [8.01, 8.01, 8.01, -3]
     assert result["winners"] == []
-    result = score({**hands(4, [5, 5, 5, 12], [5, 5, 5, 12], end="hand",
-                            share_rounding="exact"), "closed": True})
+    result = score(
+        {
+            **hands(4, [5, 5, 5, 12], [5, 5, 5, 12], end="hand", share_rounding="exact"),
+            "closed": True,
+        }
+    )
     assert result["totals"] == [5.34, 5.34, 5.34, -2]
     assert result["winners"] == ["Ann", "Bo", "Chen"]
 
@@ -250,10 +318,13 @@ def test_exact_shares_in_the_match_ranking_points():
     assert result["ranking_points"] == [2.67, 2.67, 2.67, -1]
 
 
-@pytest.mark.parametrize("loser_rank, points", [
-    ("competition", [8, -1, -1, -3]),
-    ("dense", [8, -1, -1, -2]),
-])
+@pytest.mark.parametrize(
+    "loser_rank, points",
+    [
+        ("competition", [8, -1, -1, -3]),
+        ("dense", [8, -1, -1, -2]),
+    ],
+)
 def test_tied_losers_lose_the_same(loser_rank, points):
     result = score(hands(4, [5, 10, 10, 12], end="hand", loser_rank=loser_rank))
     assert result["rounds"][0]["points"] == points
@@ -271,60 +342,85 @@ def test_a_full_draw_gives_everyone_the_bonus(n, each, bonus):
     assert score(hands(n, [each] * n, end="hand"))["rounds"][0]["points"] == [bonus] * n
 
 
-@pytest.mark.parametrize("n, bullheads, points", [
-    (2, [3, 5], [8, -1]),
-    (6, [20, 5, 9, 9, 5, 1], [-5, -1, -3, -3, -1, 8]),
-    (7, [9, 9, 9, 9, 9, 9, 0], [-1, -1, -1, -1, -1, -1, 12]),
-    (10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 40], [12, -1, -2, -3, -4, -5, -6, -7, -8, -9]),
-])
+@pytest.mark.parametrize(
+    "n, bullheads, points",
+    [
+        (2, [3, 5], [8, -1]),
+        (6, [20, 5, 9, 9, 5, 1], [-5, -1, -3, -3, -1, 8]),
+        (7, [9, 9, 9, 9, 9, 9, 0], [-1, -1, -1, -1, -1, -1, 12]),
+        (10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 40], [12, -1, -2, -3, -4, -5, -6, -7, -8, -9]),
+    ],
+)
 def test_pool_and_losers_by_player_count(n, bullheads, points):
     assert score(hands(n, bullheads, end="hand"))["rounds"][0]["points"] == points
 
 
 # ---- rejected entries
 
-@pytest.mark.parametrize("entry, message", [
-    ({"taken": [[5, 10, 11, 55, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], [15, 16, 90]]},
-     "a card must be a whole number from 1 to 84"),
-    ({"taken": [[5, 10, 11, 55, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], [15, 16, 17]]},
-     "card 17 was taken twice"),
-    ({"taken": [[5, 5], list(range(20, 35)), []]}, "card 5 was taken twice"),
-    ({"taken": [list(range(1, 14)), [], []]},
-     "a hand's players take 14 to 30 cards in all, not 13"),
-    ({"taken": [list(range(1, 32)), [], []]},
-     "a hand's players take 14 to 30 cards in all, not 31"),
-    ({"taken": [list(range(1, 15)), [], []], "bullheads": [14, 0, 0]},
-     "enter the cards taken or the bullheads, not both"),
-    ({}, "enter the cards or the bullheads each player took"),
-    ({"taken": None, "bullheads": None}, "enter the cards or the bullheads each player took"),
-    ({"bullheads": [-1, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
-    ({"bullheads": [2.0, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
-    ({"bullheads": [True, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
-    ({"bullheads": [13, 0, 0]}, "a hand's bullheads add up to 14 to 83 in all, not 13"),
-    ({"bullheads": [40, 40, 4]}, "a hand's bullheads add up to 14 to 83 in all, not 84"),
-    ({"bullheads": [10, 10]}, "the bullheads must list one entry per player"),
-    ({"taken": [[1] * 14, []]}, "the cards taken must list one entry per player"),
-    ({"taken": [list(range(1, 15)), 3, []]}, "Bo's cards must be a list of card numbers"),
-    ({"taken": [list(range(1, 14)) + ["14"], [], []]},
-     "a card must be a whole number from 1 to 84"),
-])
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        (
+            {"taken": [[5, 10, 11, 55, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], [15, 16, 90]]},
+            "a card must be a whole number from 1 to 84",
+        ),
+        (
+            {"taken": [[5, 10, 11, 55, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], [15, 16, 17]]},
+            "card 17 was taken twice",
+        ),
+        ({"taken": [[5, 5], list(range(20, 35)), []]}, "card 5 was taken twice"),
+        (
+            {"taken": [list(range(1, 14)), [], []]},
+            "a hand's players take 14 to 30 cards in all, not 13",
+        ),
+        (
+            {"taken": [list(range(1, 32)), [], []]},
+            "a hand's players take 14 to 30 cards in all, not 31",
+        ),
+        (
+            {"taken": [list(range(1, 15)), [], []], "bullheads": [14, 0, 0]},
+            "enter the cards taken or the bullheads, not both",
+        ),
+        ({}, "enter the cards or the bullheads each player took"),
+        ({"taken": None, "bullheads": None}, "enter the cards or the bullheads each player took"),
+        ({"bullheads": [-1, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
+        ({"bullheads": [2.0, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
+        ({"bullheads": [True, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
+        ({"bullheads": [13, 0, 0]}, "a hand's bullheads add up to 14 to 83 in all, not 13"),
+        ({"bullheads": [40, 40, 4]}, "a hand's bullheads add up to 14 to 83 in all, not 84"),
+        ({"bullheads": [10, 10]}, "the bullheads must list one entry per player"),
+        ({"taken": [[1] * 14, []]}, "the cards taken must list one entry per player"),
+        ({"taken": [list(range(1, 15)), 3, []]}, "Bo's cards must be a list of card numbers"),
+        (
+            {"taken": [list(range(1, 14)) + ["14"], [], []]},
+            "a card must be a whole number from 1 to 84",
+        ),
+    ],
+)
 def test_a_bad_hand_is_rejected(entry, message):
     assert rejected(match(3, entry)) == "round 1: " + message
 
 
-@pytest.mark.parametrize("n, low, high", [
-    (3, 14, 83),     # 1-84: 55 (7), six 11s (30), eight 10s (24), seven 5s (14), eight ones
-    (2, 4, 59),      # 1-64: 55 (7), four 11s (20), six 10s (18), five 5s (10), four ones
-    (10, 84, 167),   # 1-104: all 171 less four ones
-])
+@pytest.mark.parametrize(
+    "n, low, high",
+    [
+        (3, 14, 83),  # 1-84: 55 (7), six 11s (30), eight 10s (24), seven 5s (14), eight ones
+        (2, 4, 59),  # 1-64: 55 (7), four 11s (20), six 10s (18), five 5s (10), four ones
+        (10, 84, 167),  # 1-104: all 171 less four ones
+    ],
+)
 def test_the_hand_total_lies_between_10n_minus_16_and_the_10n_richest_cards(n, low, high):
     def total(t):
         return [t] + [0] * (n - 1)
+
     assert score(hands(n, total(low), total(high), limit=1000))["totals"][0] == low + high
-    assert rejected(hands(n, total(low - 1))).endswith(f"add up to {low} to {high} in all, "
-                                                       f"not {low - 1}")
+    assert rejected(hands(n, total(low - 1))).endswith(
+        f"add up to {low} to {high} in all, not {low - 1}"
+    )
     assert rejected(hands(n, total(high + 1))) == (
-        f"round 1: a player's bullheads must be a whole number from 0 to {high}")
+        f"round 1: a player's bullheads must be a whole number from 0 to {high}"
+    )
 
 
 def test_a_player_may_take_no_card_at_all():
@@ -338,50 +434,77 @@ def test_a_hand_that_is_not_an_object_is_rejected():
 
 # ---- the entry form
 
+
 def test_a_cards_form_becomes_the_entry_the_engine_accepts():
     table = table_after(match(3))
-    form = {"mode": ["cards"], "taken-0": ["5", "10", "11", "55", "17"],
-            "taken-1": ["1 2 3, 4,6 7", "8 9 12 13 14"], "taken-2": ["15,16,18"],
-            "bullheads-0": ["99"]}
+    form = {
+        "mode": ["cards"],
+        "taken-0": ["5", "10", "11", "55", "17"],
+        "taken-1": ["1 2 3, 4,6 7", "8 9 12 13 14"],
+        "taken-2": ["15,16,18"],
+        "bullheads-0": ["99"],
+    }
     entry = GAME.entry_from_form(form, table)
-    assert entry == {"taken": [[5, 10, 11, 55, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14],
-                               [15, 16, 18]]}
+    assert entry == {
+        "taken": [[5, 10, 11, 55, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], [15, 16, 18]]
+    }
     assert score(match(3, entry))["totals"] == [18, 11, 4]
 
 
 def test_a_bullheads_form_becomes_the_entry_the_engine_accepts():
     table = table_after(match(3))
-    form = {"mode": ["bullheads"], "bullheads-0": [" 18 "], "bullheads-1": ["11"],
-            "bullheads-2": ["4"], "taken-0": ["55"]}
+    form = {
+        "mode": ["bullheads"],
+        "bullheads-0": [" 18 "],
+        "bullheads-1": ["11"],
+        "bullheads-2": ["4"],
+        "taken-0": ["55"],
+    }
     entry = GAME.entry_from_form(form, table)
     assert entry == {"bullheads": [18, 11, 4]}
     assert score(match(3, entry))["totals"] == [18, 11, 4]
 
 
-@pytest.mark.parametrize("form, entry", [
-    ({"taken-0": ["1 2 3 4"]}, {"taken": [[1, 2, 3, 4], []]}),
-    ({"bullheads-0": ["4"], "bullheads-1": ["0"]}, {"bullheads": [4, 0]}),
-    ({"mode": ["other"], "bullheads-0": ["4"], "bullheads-1": ["0"]}, {"bullheads": [4, 0]}),
-    ({"mode": ["cards"]}, {"taken": [[], []]}),
-])
+@pytest.mark.parametrize(
+    "form, entry",
+    [
+        ({"taken-0": ["1 2 3 4"]}, {"taken": [[1, 2, 3, 4], []]}),
+        ({"bullheads-0": ["4"], "bullheads-1": ["0"]}, {"bullheads": [4, 0]}),
+        ({"mode": ["other"], "bullheads-0": ["4"], "bullheads-1": ["0"]}, {"bullheads": [4, 0]}),
+        ({"mode": ["cards"]}, {"taken": [[], []]}),
+    ],
+)
 def test_without_a_mode_the_cards_are_used_when_any_were_typed(form, entry):
     assert GAME.entry_from_form(form, table_after(match(2))) == entry
 
 
-@pytest.mark.parametrize("form, entry, message", [
-    ({"mode": ["cards"], "taken-0": ["1 2 three 4"]}, {"taken": [[1, 2, "three", 4], []]},
-     "a card must be a whole number from 1 to 64"),
-    ({"mode": ["bullheads"], "bullheads-0": ["ten"], "bullheads-1": ["0"]},
-     {"bullheads": ["ten", 0]}, "a player's bullheads must be a whole number from 0 to 59"),
-    ({"mode": ["bullheads"], "bullheads-0": ["10"]}, {"bullheads": [10, None]},
-     "a player's bullheads must be a whole number from 0 to 59"),
-])
+@pytest.mark.parametrize(
+    "form, entry, message",
+    [
+        (
+            {"mode": ["cards"], "taken-0": ["1 2 three 4"]},
+            {"taken": [[1, 2, "three", 4], []]},
+            "a card must be a whole number from 1 to 64",
+        ),
+        (
+            {"mode": ["bullheads"], "bullheads-0": ["ten"], "bullheads-1": ["0"]},
+            {"bullheads": ["ten", 0]},
+            "a player's bullheads must be a whole number from 0 to 59",
+        ),
+        (
+            {"mode": ["bullheads"], "bullheads-0": ["10"]},
+            {"bullheads": [10, None]},
+            "a player's bullheads must be a whole number from 0 to 59",
+        ),
+    ],
+)
 def test_badly_typed_text_is_kept_and_rejected_by_the_engine(form, entry, message):
     assert GAME.entry_from_form(form, table_after(match(2))) == entry
     assert rejected(match(2, entry)) == "round 1: " + message
 
 
 # ---- at the table
+
 
 def rendered(phrases):
     return [str(phrase) for phrase in phrases]
@@ -390,7 +513,10 @@ def rendered(phrases):
 def test_status_says_how_far_each_player_is_from_the_limit():
     table = table_after(hands(4, [5, 12, 9, 20], [14, 8, 22, 3]))
     assert rendered(GAME.status(table)) == [
-        "cards 1 to 84 are in play", "Ann: 47 to 66", "Bo: 46 to 66", "Chen: 35 to 66",
+        "cards 1 to 84 are in play",
+        "Ann: 47 to 66",
+        "Bo: 46 to 66",
+        "Chen: 35 to 66",
         "Dee: 43 to 66",
     ]
 
@@ -398,7 +524,10 @@ def test_status_says_how_far_each_player_is_from_the_limit():
 def test_status_names_who_reached_the_limit():
     table = table_after(hands(2, [10, 5], [10, 5], limit=20, deck="full"))
     assert rendered(GAME.status(table)) == [
-        "cards 1 to 104 are in play", "Ann has reached 20", "Bo: 10 to 20"]
+        "cards 1 to 104 are in play",
+        "Ann has reached 20",
+        "Bo: 10 to 20",
+    ]
 
 
 def test_status_in_one_game_per_hand_says_which_hand_is_next():
@@ -409,16 +538,21 @@ def test_status_in_one_game_per_hand_says_which_hand_is_next():
 
 
 def test_breakdown_shows_each_players_bullheads_and_cards():
-    table = table_after(match(3, {"taken": [[55, 5, 10, 11, 17],
-                                            [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], []]},
-                              {"bullheads": [10, 2, 2]}))
+    table = table_after(
+        match(
+            3,
+            {"taken": [[55, 5, 10, 11, 17], [1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14], []]},
+            {"bullheads": [10, 2, 2]},
+        )
+    )
     assert rendered(GAME.breakdown(table, 0)) == [
         "Ann's bullheads this hand: 18 (cards 5, 10, 11, 17, 55)",
         "Bo's bullheads this hand: 11 (cards 1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14)",
         "Chen's bullheads this hand: 0 (cards -)",
     ]
     assert rendered(GAME.breakdown(table, 1)) == [
-        "Ann's bullheads this hand: 10", "Bo's bullheads this hand: 2",
+        "Ann's bullheads this hand: 10",
+        "Bo's bullheads this hand: 2",
         "Chen's bullheads this hand: 2",
     ]
 
@@ -426,15 +560,19 @@ def test_breakdown_shows_each_players_bullheads_and_cards():
 def test_breakdown_in_one_game_per_hand_adds_the_ranking_points():
     table = table_after(hands(4, [5, 10, 10, 12], end="hand"))
     assert rendered(GAME.breakdown(table, 0))[4:] == [
-        "Ann's ranking points: +8", "Bo's ranking points: -1", "Chen's ranking points: -1",
+        "Ann's ranking points: +8",
+        "Bo's ranking points: -1",
+        "Chen's ranking points: -1",
         "Dee's ranking points: -3",
     ]
 
 
 # ---- the number pads
 
-@pytest.mark.parametrize("n, deck, high", [(2, "seed", 64), (4, "seed", 84), (4, "full", 104),
-                                           (3, "tactics", 34)])
+
+@pytest.mark.parametrize(
+    "n, deck, high", [(2, "seed", 64), (4, "seed", 84), (4, "full", 104), (3, "tactics", 34)]
+)
 def test_each_player_has_a_pad_of_the_cards_in_play_with_their_bullheads(n, deck, high):
     pads = GAME.entry_context(table_after(match(n, deck=deck)))["pads"]
     assert [p["name"] for p in pads] == NAMES[:n]
@@ -447,7 +585,10 @@ def test_each_pad_checks_its_players_cards_and_marks_those_another_player_took()
     entry = {"taken": [[55, 5], [5, 10, "x", 999], []]}  # as typed: 5 twice, text, out of range
     pads = GAME.entry_context(table_after(match(3)), entry)["pads"]
     assert [(p["seat"], p["name"], p["bullheads"]) for p in pads] == [
-        (0, "Ann", 9), (1, "Bo", 5), (2, "Chen", 0)]
+        (0, "Ann", 9),
+        (1, "Bo", 5),
+        (2, "Chen", 0),
+    ]
     marks = [{c["number"]: (c["checked"], c["elsewhere"]) for c in p["cards"]} for p in pads]
     assert marks[0][55] == (True, False) and marks[0][5] == (True, True)
     assert marks[1][5] == (True, True) and marks[1][10] == (True, False)
