@@ -1,7 +1,13 @@
-"""Every worked example of the rule book, through the engine and through `manage.py score`."""
+"""Every worked example of the rule book, through the engine and through `manage.py score`.
+
+A NAME.invalid.json example carries the rule book's reason (`why`, which ends with one possible
+wording of the message, "e.g. ...") and `error`: the message this engine gives for that reason.
+A match must be refused for its own reason, not for any other broken rule it happens to hold.
+"""
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -38,12 +44,27 @@ def test_engine_gives_the_worked_result(path):
     assert score(load(path)) == expected_result(path)
 
 
+def suggested_wording(document):
+    """The rule book's wording of the message: the quoted "e.g." at the end of `why`."""
+    return re.fullmatch(r'.*\(e\.g\. "(.+)"\)', document["why"], re.S).group(1)
+
+
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
-def test_engine_rejects_the_invalid_match(path):
+def test_engine_rejects_the_invalid_match_for_its_reason(path):
+    document = load(path)
     with pytest.raises(RulesError) as error:
-        score(load(path))
-    assert str(error.value)
+        score(document)
+    assert str(error.value) == document["error"]
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
+def test_the_expected_error_names_the_round_of_the_rule_books_wording(path):
+    """`error` may word the reason differently from the rule book, never the round it names."""
+    document = load(path)
+    round_named = re.match(r"round (\d+): ", suggested_wording(document))
+    error_round = re.match(r"round (\d+): ", document["error"])
+    assert (round_named and round_named.group(1)) == (error_round and error_round.group(1))
 
 
 @pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
@@ -58,4 +79,4 @@ def test_command_rejects_the_invalid_match_with_status_2(path):
     status, out, err = run_command(path)
     assert status == 2
     assert out == ""
-    assert len(err.strip().splitlines()) == 1
+    assert err.strip() == load(path)["error"]
