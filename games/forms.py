@@ -22,15 +22,20 @@ def option_field(game, option):
     if option.kind == "bool":
         return forms.BooleanField(label=label, help_text=help_text, required=False,
                                   initial=option.default)
+    # Plain text fields: a browser's number field would send letters as blank (the default).
     if option.kind == "number":
-        return forms.DecimalField(label=label, help_text=help_text, required=False,
-                                  min_value=option.low, initial=option.default)
+        return forms.DecimalField(label=label, help_text=help_text, required=False, localize=True,
+                                  min_value=option.low, max_value=option.high, max_digits=20,
+                                  initial=option.default,
+                                  widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     if option.kind == "evens":
-        return forms.CharField(label=label, help_text=help_text, required=False,
-                               widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+        return forms.RegexField(label=label, help_text=help_text, required=False, max_length=200,
+                                regex=r"^[0-9,\s]*$", widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+                                error_messages={"invalid": _("Type even numbers separated by commas.")})
     initial = None if callable(option.default) else option.default
     return forms.IntegerField(label=label, help_text=help_text, required=False,
-                              min_value=option.low, max_value=option.high, initial=initial)
+                              min_value=option.low, max_value=option.high, initial=initial,
+                              widget=forms.TextInput(attrs={"inputmode": "numeric"}))
 
 
 def default_note(game, option):
@@ -80,12 +85,20 @@ class NewMatchForm(forms.Form):
             return data
         match = {"game": self.game.slug, "players": self.players(), "options": self.options()}
         try:
-            rules.start(match)
+            match["players"] = rules.start(match)[1].players  # the names as the engine cleaned them
         except rules.RulesError as error:
-            field = error.phrase.params.get("name")
-            self.add_error(field if field in self.fields else None, error.render(_))
+            self.add_error(self.field_of(error), error.render(_))
         self.match = match
         return data
+
+    def field_of(self, error):
+        """The field an engine error is about: a player's name or an option (else the form)."""
+        params = error.phrase.params
+        if "seat" in params:
+            filled = [f"player_{s}" for s in range(self.game.max_players)
+                      if self.cleaned_data.get(f"player_{s}", "").strip()]
+            return filled[params["seat"]]
+        return params.get("name") if params.get("name") in self.fields else None
 
     def players(self):
         names = [self.cleaned_data.get(f"player_{s}", "") for s in range(self.game.max_players)]
@@ -101,6 +114,6 @@ class NewMatchForm(forms.Form):
             if isinstance(value, Decimal):
                 value = plain_number(value)
             elif option.kind == "evens":
-                value = [int(n) if n.isdigit() else n for n in re.split(r"[\s,]+", value) if n]
+                value = [int(n) for n in re.split(r"[\s,]+", value) if n]
             chosen[option.name] = value
         return chosen

@@ -2,9 +2,16 @@
 
 import secrets
 
-from django.db import connection, models
+from django.db import connection, models, transaction
+from django.db.models import F, Max, Q
 
 from games import rules
+
+MAX_ROUNDS = rules.MAX_ROUNDS
+
+
+class Conflict(Exception):
+    """Another phone changed the match since its form was drawn."""
 
 
 def new_token():
@@ -65,6 +72,58 @@ class Match(models.Model):
         """The rounds in play order, without deleted ones."""
         return self.rounds.filter(deleted=None)
 
+    def claim_version(self, seen):
+        """Move the match to its next version if it is still at seen (None: whatever it is now).
+
+        The other matches of its series move on too: their screens show this one's result.
+        """
+        versions = Match.objects.filter(pk=self.pk)
+        if seen is not None:
+            versions = versions.filter(version=seen)
+        if not versions.update(version=F("version") + 1):
+            raise Conflict
+        if self.rematch_of_id is not None or self.rematches.exists():
+            others = [m.pk for m in self.series() if m.pk != self.pk]
+            Match.objects.filter(pk__in=others).update(version=F("version") + 1)
+
+    def append_round(self, entry, key, seen):
+        """Store entry as the next round, only if the match is still at version seen.
+
+        Raises Conflict when another phone got there first; a key already stored (a retried
+        save) raises IntegrityError, and nothing is stored twice.
+        """
+        with transaction.atomic():
+            self.claim_version(seen)
+            last = self.rounds.aggregate(last=Max("number"))["last"] or 0
+            stored = Round.objects.create(match=self, number=last + 1, entry=entry, entry_key=key)
+            RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
+
+    def change_round(self, stored_round, seen, action, **fields):
+        """Update one round and record the change in its history, if still at version seen."""
+        with transaction.atomic():
+            self.claim_version(seen)
+            Round.objects.filter(pk=stored_round.pk).update(**fields)
+            stored_round.refresh_from_db()
+            RoundEvent.objects.create(round=stored_round, action=action, entry=stored_round.entry)
+
+    def set_closed(self, closing):
+        """Close the match by hand (or reopen it)."""
+        with transaction.atomic():
+            self.claim_version(None)
+            Match.objects.filter(pk=self.pk).update(closed=closing)
+
+    def rematch(self):
+        """The match that follows this one (made on the first ask, the same on a second)."""
+        with transaction.atomic():
+            following = self.rematches.first() or Match.objects.create(
+                game=self.game, players=self.players, options=self.options, rematch_of=self)
+            self.claim_version(None)  # every screen of the series now lists the new match
+        return following
+
+    def saved_entry(self, key):
+        """The live or deleted round stored under entry key, or None."""
+        return self.rounds.filter(entry_key=key).first() if key else None
+
     def document(self, entries=None):
         """The spec's match document; entries replace the stored rounds when given."""
         if entries is None:
@@ -89,6 +148,9 @@ class Round(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number"),
+            # A retried save is stored once, even when two copies of it race each other.
+            models.UniqueConstraint(fields=["match", "entry_key"], condition=~Q(entry_key=""),
+                                    name="one_round_per_entry_key"),
         ]
 
     def __str__(self):

@@ -19,7 +19,9 @@ from games import rules
 from games.models import Match, Round, RoundEvent
 from games.rules.base import decimal, plain
 from games.rules.settle import transfers
-from games.views import claim_version, get_match, on_this_phone, remember
+from games.links import get_match, on_this_phone, remember
+
+IMPORT_BYTES = 1_000_000  # a match document of MAX_ROUNDS rounds is well under this
 
 # Each match's live rounds in one query, for replaying many matches.
 WITH_ROUNDS = Prefetch("rounds", queryset=Round.objects.filter(deleted=None), to_attr="live")
@@ -80,11 +82,7 @@ def player_record(name, found):
 @require_POST
 def rematch(request, public_id):
     """A new match of the same game, players, seats and options (a second tap joins it)."""
-    match = get_match(public_id)
-    with transaction.atomic():
-        following = match.rematches.first() or Match.objects.create(
-            game=match.game, players=match.players, options=match.options, rematch_of=match)
-        claim_version(match, None)  # every screen of the series now lists the new match
+    following = get_match(public_id).rematch()
     remember(request, following.public_id)
     return redirect("match", public_id=following.public_id)
 
@@ -154,18 +152,45 @@ def import_match(request):
     text, error = request.POST.get("document", ""), None
     if request.method == "POST":
         try:
-            upload = request.FILES.get("file")
-            text = upload.read().decode("utf-8-sig") if upload else text
-            match = store(json.loads(text))
+            text = posted_document(request, text)
+            match = store(read_json(text))
         except rules.RulesError as refused:
             error = _("This match cannot be imported: %(why)s") % {"why": refused.render(_)}
-        except ValueError:  # not UTF-8 or not JSON
+        except TooLarge:
+            text = ""
+            error = _("This file is too large: a match document is at most 1 MB.")
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested beyond reason
             error = _("This is not a match document: it is not JSON.")
         else:
             remember(request, match.public_id)
             return redirect("match", public_id=match.public_id)
     return render(request, "games/records/import.html", {"document": text, "error": error},
                   status=422 if error else 200)
+
+
+class TooLarge(Exception):
+    """A document over IMPORT_BYTES: refused before it is read."""
+
+
+def posted_document(request, pasted):
+    """The document's text, from the uploaded file or else the pasted text."""
+    upload = request.FILES.get("file")
+    if upload is None:
+        if len(pasted) > IMPORT_BYTES:
+            raise TooLarge
+        return pasted
+    if upload.size > IMPORT_BYTES:
+        raise TooLarge
+    return upload.read().decode("utf-8-sig")
+
+
+def read_json(text):
+    """The JSON value of text; NaN and Infinity are not JSON, so they are refused too."""
+    return json.loads(text, parse_constant=refuse_constant)
+
+
+def refuse_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def store(document):

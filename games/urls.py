@@ -9,6 +9,7 @@ urlpatterns = [
     path("w/<str:watch_id>/", views.watch_page, name="watch"),
     path("live/<str:watch_id>/", views.live, name="live"),
     path("m/<str:public_id>/", views.match_page, name="match"),
+    path("m/<str:public_id>/live/", views.score_live, name="score_live"),
     path("m/<str:public_id>/share/", views.share, name="share"),
     path("m/<str:public_id>/history/", views.history, name="history"),
     path("m/<str:public_id>/rounds/", views.round_create, name="round_create"),

@@ -5,13 +5,12 @@ watch link (/w/<watch_id>/) that only reads. Every change bumps the match's vers
 live check compares and which makes a save conditional on what the phone last saw.
 """
 
+import re
 import secrets
 
 import segno
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Q
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,48 +23,24 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import rules
 from games.forms import NewMatchForm
-from games.models import Match, Round, RoundEvent
+from games.links import get_match, on_this_phone, remember
+from games.models import Conflict, Match, RoundEvent
 
-REMEMBERED_MATCHES = 30
 BOARD_SECONDS = 600
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"  # filled in per phone
-
-
-class Conflict(Exception):
-    """Another phone changed the match since this form was drawn."""
-
-
-def get_match(public_id):
-    """The match behind a score link; a watch link here is refused (403), anything else 404."""
-    try:
-        return Match.objects.get(public_id=public_id)
-    except Match.DoesNotExist:
-        if Match.objects.filter(watch_id=public_id).exists():
-            raise PermissionDenied(_("This is a watch link: it cannot change the match.")) from None
-        raise Http404(_("There is no such match.")) from None
-
-
-def remember(request, token, key="matches"):
-    """Put a match's link first in this phone's list (kept in its signed session cookie)."""
-    ids = request.session.get(key, [])
-    if ids[:1] != [token]:  # unchanged lists leave the cookie alone
-        request.session[key] = ([token] + [i for i in ids if i != token])[:REMEMBERED_MATCHES]
-
-
-def on_this_phone(request, matches=Match.objects):
-    """(match, link) for each match this phone has opened: score links, then watch links."""
-    scoring = request.session.get("matches", [])
-    watching = request.session.get("watching", [])
-    found = matches.filter(Q(public_id__in=scoring) | Q(watch_id__in=watching))
-    by_token = {m.public_id: m for m in found} | {m.watch_id: m for m in found}
-    links = [(by_token[t], reverse("match", args=[t])) for t in scoring if t in by_token]
-    return links + [(by_token[t], reverse("watch", args=[t])) for t in watching if t in by_token]
+ENTRY_KEY_LENGTH = 40
 
 
 @require_GET
 def healthz(request):
-    """A short fixed answer for load balancers (and the benchmark's bare baseline)."""
+    """200 while the database answers and takes writes, else 503 (for load balancers)."""
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            # A write that changes nothing: it fails when the database is read-only.
+            cursor.execute(f"UPDATE {Match._meta.db_table} SET version = version WHERE id = 0")
+    except DatabaseError:
+        return HttpResponse("database unavailable", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
 
 
@@ -112,12 +87,13 @@ def watch_page(request, watch_id):
 
 
 def drawn_page(request, link, token, version):
-    """The whole match page, drawn once per match version, language and address.
+    """The whole match page, drawn once per match version, language and rounds shown.
 
     Only the CSRF token and the form's entry key differ between phones: the page is drawn with
-    placeholders for them, kept, and each phone gets its own filled in.
+    placeholders for them, kept, and each phone gets its own filled in. What the page may hold
+    is decided by link alone: a watch token never yields a page drawn for a scorer.
     """
-    key = f"page:{token}:{version}:{get_language()}:{request.get_full_path()}"
+    key = f"page:{link}:{token}:{version}:{get_language()}:{showing_all(request)}"
     html = cache.get(key)
     if html is None:
         match = Match.objects.get(**{link: token})
@@ -130,16 +106,27 @@ def drawn_page(request, link, token, version):
 
 @require_GET
 def live(request, watch_id):
-    """The live check: 204 while the match is at the version the phone has, else its news."""
-    seen = request.GET.get("v", "")
-    version = Match.version_of("watch_id", watch_id)
+    """A watching phone's live check: never anything drawn for a scorer."""
+    return live_news(request, "watch_id", watch_id)
+
+
+@require_GET
+def score_live(request, public_id):
+    """A scoring phone's live check: the scoreboard with its round links."""
+    if Match.version_of("public_id", public_id) is None:
+        get_match(public_id)  # a watch link is refused, anything else is not found
+    return live_news(request, "public_id", public_id)
+
+
+def live_news(request, link, token):
+    """204 while the match is at the version the phone has, else the new scoreboard."""
+    version = Match.version_of(link, token)
     if version is None:
         raise Http404(_("There is no such match."))
-    if seen == str(version):
+    if request.GET.get("v", "") == str(version):
         return HttpResponse(status=204)
-    match = Match.objects.get(watch_id=watch_id)
-    can_score = request.GET.get("score") == "1"
-    context = scoreboard(match, can_score, show_all=showing_all(request))
+    match = Match.objects.get(**{link: token})
+    context = scoreboard(match, link == "public_id", show_all=showing_all(request))
     return render(request, "games/partials/live.html", context)
 
 
@@ -216,35 +203,20 @@ def check(match, entries):
     return None
 
 
-def claim_version(match, seen):
-    """Move the match to its next version if it is still at seen (None: whatever it is now).
-
-    The other matches of its series move on too: their screens show this one's result.
-    """
-    versions = Match.objects.filter(pk=match.pk)
-    if seen is not None:
-        versions = versions.filter(version=seen)
-    if not versions.update(version=F("version") + 1):
-        raise Conflict
-    if match.rematch_of_id is not None or match.rematches.exists():
-        others = [m.pk for m in match.series() if m.pk != match.pk]
-        Match.objects.filter(pk__in=others).update(version=F("version") + 1)
-
-
 def seen_version(request):
     """The match version the posted form was drawn from (None when the form had none)."""
-    try:
-        return int(request.POST["version"])
-    except KeyError:
+    posted = request.POST.get("version")
+    if posted is None:
         return None
-    except ValueError:
-        raise Conflict from None
+    if not re.fullmatch(r"[0-9]{1,12}", posted):
+        raise Conflict
+    return int(posted)
 
 
 def conflict_message(request, match):
     """What the phone that lost a race is told (the form posts which round it was for)."""
     typed_round = request.POST.get("round", "")
-    if typed_round.isdigit() and match.live_rounds().count() >= int(typed_round):
+    if re.fullmatch(r"[0-9]{1,6}", typed_round) and match.live_rounds().count() >= int(typed_round):
         return _("round %(number)s was just entered from another phone") % {"number": typed_round}
     return _("the match was just changed from another phone: check it and save again")
 
@@ -253,17 +225,22 @@ def conflict_message(request, match):
 def round_create(request, public_id):
     """Save the next round if the engine accepts the whole match with it."""
     match = get_match(public_id)
-    key = request.POST.get("entry_key", "")[:40]
-    if key and match.rounds.filter(entry_key=key).exists():
+    key = request.POST.get("entry_key", "")[:ENTRY_KEY_LENGTH]
+    if match.saved_entry(key):
         return saved(request, match)  # a retried save that had already landed
     table = board(match)["table"]  # a fresh copy: playing the new round on it changes nothing
     entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
     error = next_round_error(match, table, entry)
     if error is None:
         try:
-            append_round(match, entry, key, seen_version(request))
+            match.append_round(entry, key, seen_version(request))
         except (Conflict, IntegrityError):
+            if match.saved_entry(key):
+                return saved(request, match)  # its twin, posted at the same time, landed
             error = conflict_message(request, match)
+        except DatabaseError:
+            error = _("Not saved: the server cannot write (its disk is full or read-only). "
+                      "What you typed is still here.")
     if error:
         match.refresh_from_db()
         return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
@@ -289,15 +266,6 @@ def saved(request, match):
     return redirect("match", public_id=match.public_id)
 
 
-def append_round(match, entry, key, seen):
-    """Store entry as the next round, only if the match is still at version seen."""
-    with transaction.atomic():
-        claim_version(match, seen)
-        last = match.rounds.aggregate(last=Max("number"))["last"] or 0
-        stored = Round.objects.create(match=match, number=last + 1, entry=entry, entry_key=key)
-        RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
-
-
 @require_http_methods(["GET", "POST"])
 def round_edit(request, public_id, number):
     """Change a past round; everything after it is recomputed (or the change is refused)."""
@@ -313,8 +281,8 @@ def round_edit(request, public_id, number):
         error = check(match, entries)
         if error is None:
             try:
-                change_round(match, stored[position], seen_version(request), RoundEvent.EDITED,
-                             entry=entry)
+                match.change_round(stored[position], seen_version(request), RoundEvent.EDITED,
+                                   entry=entry)
                 return redirect("match", public_id=match.public_id)
             except Conflict:
                 error = conflict_message(request, match)
@@ -343,15 +311,6 @@ def _position(stored, number):
     raise Http404(_("There is no such round."))
 
 
-def change_round(match, stored_round, seen, action, **fields):
-    """Update one round and record the change in its history, if the match is still at seen."""
-    with transaction.atomic():
-        claim_version(match, seen)
-        Round.objects.filter(pk=stored_round.pk).update(**fields)
-        stored_round.refresh_from_db()
-        RoundEvent.objects.create(round=stored_round, action=action, entry=stored_round.entry)
-
-
 @require_POST
 def round_delete(request, public_id, number):
     """Delete a round (it can be restored) unless the rounds after it would then break a rule."""
@@ -361,8 +320,8 @@ def round_delete(request, public_id, number):
     error = check(match, [r.entry for k, r in enumerate(stored) if k != position])
     if error is None:
         try:
-            change_round(match, stored[position], seen_version(request), RoundEvent.DELETED,
-                         deleted=timezone.now())
+            match.change_round(stored[position], seen_version(request), RoundEvent.DELETED,
+                               deleted=timezone.now())
             return redirect("match", public_id=match.public_id)
         except Conflict:
             error = conflict_message(request, match)
@@ -392,7 +351,7 @@ def round_restore(request, public_id, number):
     with_it = sorted([*match.live_rounds(), deleted], key=lambda r: r.number)
     error = check(match, [r.entry for r in with_it])
     if error is None:
-        change_round(match, deleted, None, RoundEvent.RESTORED, deleted=None)
+        match.change_round(deleted, None, RoundEvent.RESTORED, deleted=None)
         return redirect("match", public_id=match.public_id)
     why = _("This round cannot be restored: %(why)s") % {"why": error}
     return render_history(request, match, why)
@@ -413,10 +372,7 @@ def round_preview(request, public_id):
 def match_close(request, public_id):
     """Close the match by hand (or reopen it): winners and settlement from the totals now."""
     match = get_match(public_id)
-    closing = request.POST.get("closed") != "0"
-    with transaction.atomic():
-        claim_version(match, None)
-        Match.objects.filter(pk=match.pk).update(closed=closing)
+    match.set_closed(request.POST.get("closed") != "0")
     return redirect("match", public_id=match.public_id)
 
 

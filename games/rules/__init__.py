@@ -5,7 +5,7 @@ Plain Python, no Django. Every game is a module with a Game subclass, listed in 
 
 import unicodedata
 
-from .base import Game, RulesError, gettext_noop
+from .base import MAX_ROUNDS, Game, RulesError, gettext_noop
 from . import gongzhu, least_score, sanming, six_nimmt, smear
 
 GAMES = {
@@ -13,7 +13,7 @@ GAMES = {
     for module in (least_score, gongzhu, six_nimmt, smear, sanming)
 }
 
-__all__ = ["GAMES", "Game", "RulesError", "get_game", "outcome", "replay", "running_totals",
+__all__ = ["GAMES", "MAX_ROUNDS", "Game", "RulesError", "get_game", "outcome", "replay", "running_totals",
            "score"]
 
 
@@ -24,18 +24,50 @@ def get_game(slug):
     return GAMES[slug]
 
 
+# Invisible characters that would make two names look alike or reorder the text around them:
+# zero-width space, marks and joiners, and the bidi embeddings, overrides and isolates.
+INVISIBLE = {*range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF}
+JOINERS = {0x200C, 0x200D}
+MAX_NAME = 40  # kept between two letters: Persian writes with the non-joiner
+
+
+def clean_name(name):
+    """name in NFC, trimmed, without invisible characters (a joiner stays between letters)."""
+    name = unicodedata.normalize("NFC", name).strip()
+    kept = [c for k, c in enumerate(name) if ord(c) not in INVISIBLE or joins(name, k)]
+    return "".join(kept).strip()
+
+
+def joins(name, k):
+    """True when name[k] is a zero-width (non-)joiner standing between two letters."""
+    inside = 0 < k < len(name) - 1 and ord(name[k]) in JOINERS
+    return inside and name[k - 1].isalpha() and name[k + 1].isalpha()
+
+
+def same_name_key(name):
+    """What two names are compared by: case-folded, with no invisible character at all."""
+    return "".join(c for c in name if ord(c) not in INVISIBLE).casefold()
+
+
 def read_players(players, game):
-    """Trimmed, checked player names in seat order."""
+    """Cleaned, checked player names in seat order."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RulesError(gettext_noop("players must be a list of names"))
-    names = [p.strip() for p in players]
-    if any(not 1 <= len(name) <= 40 for name in names):
-        raise RulesError(gettext_noop("a player's name must be 1 to 40 characters"))
-    if any(unicodedata.category(c) == "Cc" for name in names for c in name):
-        raise RulesError(gettext_noop("a player's name cannot hold line breaks or control characters"))
+    if len(players) > game.max_players:
+        players = players[:game.max_players + 1]  # enough to say there are too many
+    for k, name in enumerate(players):
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+            raise RulesError(gettext_noop("a player's name cannot hold line breaks or control "
+                                          "characters"), seat=k)
+    names = [clean_name(p) for p in players]
     for k, name in enumerate(names):
-        if name in names[:k]:
-            raise RulesError(gettext_noop("two players are called %(name)s"), name=name)
+        if not name:
+            raise RulesError(gettext_noop("a player's name is empty"), seat=k)
+        if len(name) > MAX_NAME:
+            raise RulesError(gettext_noop("%(name)s… is longer than %(most)s characters"),
+                             name=name[:MAX_NAME], most=MAX_NAME, seat=k)
+        if same_name_key(name) in map(same_name_key, names[:k]):
+            raise RulesError(gettext_noop("two players are called %(name)s"), name=name, seat=k)
     if not game.min_players <= len(names) <= game.max_players:
         raise RulesError(
             gettext_noop("%(game)s is for %(low)s to %(high)s players"),
@@ -54,6 +86,9 @@ def start(match):
     rounds = match.get("rounds", [])
     if not isinstance(rounds, list):
         raise RulesError(gettext_noop("rounds must be a list"))
+    if len(rounds) > MAX_ROUNDS:
+        raise RulesError(gettext_noop("a match holds at most %(most)s rounds, this one has %(count)s"),
+                         most=MAX_ROUNDS, count=len(rounds))
     closed = match.get("closed", False)
     if closed is None:
         closed = False
@@ -68,8 +103,14 @@ def play_round(game, table, entry):
     try:
         if game.is_over(table):
             raise RulesError(gettext_noop("the match is already finished"))
+        if number > MAX_ROUNDS:
+            raise RulesError(gettext_noop("a match holds at most %(most)s rounds: start a rematch"),
+                             most=MAX_ROUNDS)
         if not isinstance(entry, dict):
             raise RulesError(gettext_noop("a round must be a JSON object"))
+        unknown = sorted(key for key in entry if key not in game.entry_fields)
+        if unknown:
+            raise RulesError(gettext_noop("a round cannot hold '%(field)s'"), field=unknown[0][:40])
         game.play(table, entry)
         table.entries.append(entry)
     except RulesError as error:

@@ -5,6 +5,9 @@ import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+# The most rounds a match holds: far beyond any evening's play, small enough to draw at once.
+MAX_ROUNDS = 1000
+
 
 class Term(str):
     """A word or phrase that the web layer translates before showing it."""
@@ -92,7 +95,7 @@ def plain(number):
 class Option:
     """One option a table may change: its name, default, one-line help and allowed values.
 
-    kind is "choice" (one of choices), "whole" (low..high), "whole_or_null", "number" (>= low),
+    kind is "choice" (one of choices), "whole" (low..high), "whole_or_null", "number" (low..high),
     "bool" or "evens" (a list of even whole numbers >= 2). A callable default receives the
     options read so far, so a default may depend on an earlier option.
     """
@@ -134,7 +137,7 @@ class Option:
     def _read_number(self, value):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
-        return value if math.isfinite(value) and value >= self.low else None
+        return value if math.isfinite(value) and self.low <= value <= self.high else None
 
     def _read_evens(self, value):
         if not isinstance(value, list):
@@ -186,6 +189,7 @@ class Game:
     min_players = 2
     max_players = 2
     options = ()
+    entry_fields = ()  # the keys a round entry may hold; any other key is refused
     summary = ""  # a short rules summary shown on the entry screen
     labels = {}  # option names and values as players read them, e.g. {"kid_below": _("kid below")}
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from .base import Game, Option, Phrase, RulesError, Table, Term, form_value, gettext_noop as _
+from .base import MAX_ROUNDS, Game, Option, Phrase, RulesError, Table, Term, form_value, gettext_noop as _
 from .base import per_seat, plain, whole_or_text
 from .cards import is_red, parse_cards, pretty
 from .settle import settlement
@@ -193,6 +193,7 @@ def item_phrase(item, hand):
 
 class Gongzhu(Game):
     slug = "gongzhu"
+    entry_fields = ("captured", "exposed")
     name = _("Gongzhu")
     min_players, max_players = 4, 4
     summary = _(
@@ -234,8 +235,9 @@ class Gongzhu(Game):
                _("The match ends when a player's raw total reaches minus this."), "whole",
                low=1, high=10_000_000, default_help=_("1000 with one deck, 4000 with two")),
         Option("hands", None, _("With end 'hands': how many hands to play."), "whole_or_null",
-               low=1, high=10_000),
-        Option("stake", 0, _("Money per point in the settlement."), "number", low=0),
+               low=1, high=MAX_ROUNDS),
+        Option("stake", 0, _("Money per point in the settlement."), "number", low=0,
+               high=1_000_000),
     )
 
     def check_options(self, options, n):

@@ -60,6 +60,7 @@ def hand_totals(table, hands):
 
 class LeastScore(Game):
     slug = "least_score"
+    entry_fields = ("declarer", "hands")
     name = _("Least Score")
     min_players, max_players = 2, 8
     summary = _(

@@ -64,6 +64,7 @@ class SanmingTable(Table):
 
 class Sanming(Game):
     slug = "sanming"
+    entry_fields = ("winner", "cards_left", "bombed")
     name = _("Sanming run-fast")
     min_players = max_players = PLAYERS
     summary = _(
@@ -79,7 +80,7 @@ class Sanming(Game):
         Option("kid_below", 5, _("At the end, a total below this is a kid (0, the others double)."),
                "whole", low=0, high=100000),
         Option("bean_rate", 1, _("Beans (or money) paid per point of the settlement."), "number",
-               low=0),
+               low=0, high=1_000_000),
     )
 
     def check_options(self, options, n):

@@ -3,7 +3,7 @@
 import re
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 
-from .base import Game, Option, Phrase, RulesError, Table, decimal, form_value
+from .base import MAX_ROUNDS, Game, Option, Phrase, RulesError, Table, decimal, form_value
 from .base import gettext_noop as _
 from .base import per_seat, plain, whole, whole_or_text
 
@@ -119,6 +119,7 @@ def signed(number):
 
 class SixNimmt(Game):
     slug = "six_nimmt"
+    entry_fields = ("taken", "bullheads")
     name = _("6 nimmt!")
     min_players, max_players = 2, 10
     summary = _(
@@ -148,7 +149,7 @@ class SixNimmt(Game):
                choices=("competition", "dense")),
         Option("hands", None, _("With one game per hand: how many hands to play (empty: until "
                                 "the table closes the match)."),
-               "whole_or_null", low=1, high=10000),
+               "whole_or_null", low=1, high=MAX_ROUNDS),
     )
 
     def new_table(self, players, options):

@@ -124,6 +124,7 @@ def winning_team(options, hand, totals):
 
 class Smear(Game):
     slug = "smear"
+    entry_fields = ("bidder", "bid", "high", "low", "jack", "game", "game_points")
     name = _("Four Point Smear")
     min_players, max_players = 4, 4
     summary = _(
