@@ -23,8 +23,9 @@ def fill_hand(page, winner, cards, bombed=None):
         page.locator(f"input[name=bombed-{seat}]").fill(str(count))
 
 
-def totals(page):
-    return page.locator(".scoreboard tfoot td").all_inner_texts()
+def expect_totals(page, totals):
+    """The scoreboard's totals row reads totals (retrying while htmx settles the new round)."""
+    expect(page.locator(".scoreboard tfoot td")).to_have_text(totals, use_inner_text=True)
 
 
 def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
@@ -43,7 +44,7 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     screenshot(page, "sanming-entry")
     save(page)
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
-    assert totals(page) == ["0", "6", "22"]
+    expect_totals(page, ["0", "6", "22"])
     expect(page.locator(".status")).to_contain_text("Ann won the last hand and leads the next.")
 
     # A mistyped hand: Chen's cards left forgotten. The message shows, what was typed stays.
@@ -56,20 +57,20 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     expect(page.locator("input[name=winner][value='1']")).to_be_checked()
     expect(page.locator("input[name=cards_left-0]")).to_have_value("3")
     expect(page.locator("input[name=bombed-2]")).to_have_value("1")
-    assert page.locator(".scoreboard tbody tr").count() == 1
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(1)
     screenshot(page, "sanming-error")
 
     page.locator("input[name=cards_left-2]").fill("14")
     expect(page.locator("#preview")).to_contain_text("Chen: 14 cards ×2 = 28, bombed once ×2 = 56")
     save(page)
-    assert totals(page) == ["3", "6", "78"]
+    expect_totals(page, ["3", "6", "78"])
     expect(page.locator(".status")).to_contain_text("Highest total 78 (Chen): 22 short of 100.")
 
     # Bo 9 cards bombed once (18), Chen 13 cards (26): Chen reaches 104 and the match ends.
     fill_hand(page, "Ann", {1: 9, 2: 13}, bombed={1: 1})
     save(page)
-    assert totals(page) == ["3", "24", "104"]
-    assert page.locator("#entry").count() == 0
+    expect_totals(page, ["3", "24", "104"])
+    expect(page.locator("#entry")).to_have_count(0)
     expect(page.locator(".banner")).to_contain_text("Ann won")
 
     # The kid rule: Ann's 3 is below 5, so she goes to 0; Bo and Chen double.
@@ -80,20 +81,18 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     ]:
         row = page.locator(".kid-rule tbody tr", has_text=name)
         expect(row.locator("th small")).to_have_text(effect)
-        assert row.locator("td").all_inner_texts() == [total, counts]
+        expect(row.locator("td")).to_have_text([total, counts], use_inner_text=True)
     expect(page.locator(".kid-rule")).to_contain_text("Settled at 5 beans a point.")
 
     # Results 0→+256, 48→+112, 208→−368; at 5 beans a point.
-    rows = page.locator(".settlement tbody tr").all_inner_texts()
-    assert [row.split("\t") for row in rows] == [
-        ["Ann", "+256", "+1280"],
-        ["Bo", "+112", "+560"],
-        ["Chen", "-368", "-1840"],
-    ]
-    assert page.locator(".transfers li").all_inner_texts() == [
-        "Chen pays Ann 1280",
-        "Chen pays Bo 560",
-    ]
+    rows = page.locator(".settlement tbody tr")
+    settled = [["Ann", "+256", "+1280"], ["Bo", "+112", "+560"], ["Chen", "-368", "-1840"]]
+    expect(rows).to_have_count(len(settled))
+    for number, cells in enumerate(settled):
+        expect(rows.nth(number).locator("th, td")).to_have_text(cells, use_inner_text=True)
+    expect(page.locator(".transfers li")).to_have_text(
+        ["Chen pays Ann 1280", "Chen pays Bo 560"], use_inner_text=True
+    )
     screenshot(page, "sanming-finished")
 
 
@@ -106,6 +105,6 @@ def test_a_hand_is_entered_without_javascript(browser, live_server, phone):
     fill_hand(page, "Chen", {0: 17, 1: 12}, bombed={1: 1})
     page.get_by_role("button", name="Save round").click()
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
-    assert totals(page) == ["68", "48", "0"]
+    expect_totals(page, ["68", "48", "0"])
     expect(page.locator(".breakdown")).to_contain_text("Bo: 12 cards ×2 = 24, bombed once ×2 = 48")
     context.close()
