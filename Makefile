@@ -29,8 +29,7 @@ run: $(VENV)/.installed messages
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) -m scorekeeper.address $(PORT)
-	$(VENV)/bin/gunicorn scorekeeper.wsgi --bind 0.0.0.0:$(PORT) --workers $(WORKERS) \
-		--access-logfile - --forwarded-allow-ips '*'
+	PORT=$(PORT) WORKERS=$(WORKERS) $(VENV)/bin/gunicorn scorekeeper.wsgi -c scorekeeper/gunicorn_conf.py
 
 check-migrations: $(VENV)/.installed
 	$(PY) manage.py makemigrations --check --dry-run -v0

@@ -6,6 +6,9 @@ import sys
 
 if __name__ == "__main__":
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    from scorekeeper.startup import prepare
+
+    prepare()
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

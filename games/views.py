@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -347,7 +347,9 @@ def render_history(request, match, error=None):
 def round_restore(request, public_id, number):
     """Put a deleted round back in its place, if the match still adds up with it."""
     match = get_match(public_id)
-    deleted = get_object_or_404(match.rounds, number=number, deleted__isnull=False)
+    deleted = match.rounds.filter(number=number, deleted__isnull=False).first()
+    if deleted is None:
+        raise Http404(_("There is no such round."))
     with_it = sorted([*match.live_rounds(), deleted], key=lambda r: r.number)
     error = check(match, [r.entry for r in with_it])
     if error is None:

@@ -1,63 +1,48 @@
 """Settings, all from environment variables; a bad value stops the start with a clear error.
 
-SECRET_KEY    kept in DATA_DIR/secret_key (made on first start) unless set
+SECRET_KEY    kept in DATA_DIR/secret_key (made at start, mode 0600) unless set
 DEBUG         off unless "1"/"true"
 DATA_DIR      where SQLite and the secret key live (default ./data, ignored by git)
 DATABASE_URL  e.g. postgres://postgres@127.0.0.1:5432/scorekeeper (default: SQLite in DATA_DIR)
-ALLOWED_HOSTS comma-separated (default "*": phones reach the table's laptop by its LAN address)
-HTTPS         "1" behind an HTTPS proxy: secure cookies, HSTS, redirect to HTTPS
+ALLOWED_HOSTS comma-separated (default "*": phones reach the table's laptop by its LAN address;
+              required with HTTPS=1, where share links and QR codes are built from the Host)
+HTTPS         "1" when served over HTTPS: secure cookies, HSTS, redirect to HTTPS
+BEHIND_PROXY  "1" behind a reverse proxy: its X-Forwarded-Proto is believed (also by gunicorn)
 CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://scores.example.org
 TIME_ZONE     e.g. Asia/Shanghai: the times shown in round history (default UTC)
 """
 
 import os
-import secrets
-from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+from scorekeeper.environment import env_flag, env_list
+from scorekeeper.startup import BASE_DIR, data_dir, key_file
 
 
-def env_flag(name, default=False):
-    """A yes/no environment variable; anything unrecognised is an error, not a silent no."""
-    value = os.environ.get(name, "").strip().lower()
-    if value == "":
-        return default
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    raise ImproperlyConfigured(f"{name} must be 1/true/yes/on or 0/false/no/off, not {value!r}")
-
-
-def env_list(name, default):
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
-def data_dir():
-    path = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def secret_key(folder):
-    """SECRET_KEY from the environment, else the one kept in the data folder (made once)."""
+def secret_key():
+    """SECRET_KEY from the environment, else the one kept in the data folder (made at start)."""
     if os.environ.get("SECRET_KEY"):
         return os.environ["SECRET_KEY"]
-    key_file = folder / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
+    try:
+        return key_file().read_text().strip()
+    except OSError:
+        raise ImproperlyConfigured(
+            f"No secret key in {key_file()}: start with `make run` or manage.py, "
+            "which make it, or set SECRET_KEY.") from None
 
 
 DATA_DIR = data_dir()
-SECRET_KEY = secret_key(DATA_DIR)
+SECRET_KEY = secret_key()
 DEBUG = env_flag("DEBUG")
+HTTPS = env_flag("HTTPS")
+BEHIND_PROXY = env_flag("BEHIND_PROXY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*")
+if HTTPS and (not os.environ.get("ALLOWED_HOSTS") or "*" in ALLOWED_HOSTS):
+    raise ImproperlyConfigured("With HTTPS=1, set ALLOWED_HOSTS to the names the app is served "
+                               "as (share links and QR codes are built from the Host header).")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -76,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Refuses an over-large body before anything (the CSRF check included) reads it.
+    "scorekeeper.middleware.request_size_limit",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -113,10 +100,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each worker memoises what it computed for a match version (and its rendered scoreboard).
-# A version never changes once written, so any number of workers and machines stay correct.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                      "OPTIONS": {"MAX_ENTRIES": 2000}}}
+# Each worker memoises what it computed for a match version (and its rendered scoreboard),
+# bounded in entries and in bytes. A version never changes once written, so any number of
+# workers and machines stay correct.
+CACHES = {"default": {"BACKEND": "scorekeeper.cache.BoundedMemoryCache",
+                      "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": 64 * 2**20}}}
+
+# Every input has a size limit: a request body (an imported match document is at most 1 MB),
+# one uploaded file; form fields keep Django's limit of 1000.
+MAX_REQUEST_BYTES = 2 * 2**20
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+DATA_UPLOAD_MAX_NUMBER_FILES = 1
 
 # This phone's list of matches lives in a signed cookie: nothing to store on the server.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
@@ -163,12 +158,13 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 X_FRAME_OPTIONS = "DENY"
+CSRF_FAILURE_VIEW = "scorekeeper.errors.csrf_failure"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-HTTPS = env_flag("HTTPS")
-if HTTPS:
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -179,6 +175,8 @@ if HTTPS:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (4xx) is one line in the log; only a server error carries its trace.
+    "filters": {"no_client_traces": {"()": "scorekeeper.middleware.NoClientErrorTraces"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_client_traces"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

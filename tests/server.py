@@ -76,8 +76,9 @@ class Server:
     def start(self):
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
-            [str(gunicorn), "scorekeeper.wsgi", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", str(self.workers), "--log-level", "warning"],
+            [str(gunicorn), "scorekeeper.wsgi", "-c", "scorekeeper/gunicorn_conf.py",
+             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+             "--log-level", "warning", "--access-logfile", "/dev/null"],
             cwd=ROOT, env=self.env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -1,0 +1,21 @@
+"""gunicorn's settings for `make run`, from the same environment variables as the app.
+
+Threaded workers: a connection that is idle or sends its request slowly waits in the worker's
+poller instead of holding the whole worker, so a few open sockets cannot stall the table.
+"""
+
+import os
+
+from scorekeeper.environment import env_flag
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WORKERS", "3"))
+worker_class = "gthread"
+threads = int(os.environ.get("THREADS", "8"))
+keepalive = 5
+timeout = 30
+accesslog = "-"
+# X-Forwarded-Proto is believed from any address only when the operator says a proxy is in
+# front (BEHIND_PROXY=1); otherwise gunicorn's default, the loopback address alone.
+if env_flag("BEHIND_PROXY"):
+    forwarded_allow_ips = "*"

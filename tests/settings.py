@@ -1,0 +1,13 @@
+"""The app's settings for the test run: a throwaway data folder and secret key.
+
+The real settings never create files on import (manage.py and the WSGI entry point do, at
+start), so the tests give them what a start would.
+"""
+
+import os
+import tempfile
+
+os.environ.setdefault("DATA_DIR", tempfile.mkdtemp(prefix="scorekeeper-tests-"))
+os.environ.setdefault("SECRET_KEY", "tests-only-" + "x" * 50)
+
+from scorekeeper.settings import *  # noqa: E402,F403
