@@ -1,10 +1,427 @@
-"""Least Score's entry form: the card picker (cards-N), typed cards (cardtext-N) and totals."""
+"""Least Score, rule by rule (games/rules/least_score.py, the worked matches in tests/examples/);
+every figure is worked by hand. Then the entry form: the card picker (cards-N), typed cards
+(cardtext-N) and totals.
+
+A round: D is the declarer's hand, L the lowest other hand still in. The declaration stands when
+D < L (D = L too, unless `tie` is declarer_fails): the declarer scores 0 and every other player
+their hand minus D. Otherwise the declarer scores `penalty` + D - L and nobody else scores.
+A total landing exactly on a `halve_on` number by scoring is halved, once, before the elimination
+check; a round's points are the change in each total, `scored` the points before halving.
+"""
 
 import pytest
 
 from games.rules import RulesError, get_game, replay, score
 
 GAME = get_game("least_score")
+PLAYERS = ["Ann", "Bo", "Chen"]
+
+
+def match(*rounds, players=PLAYERS, closed=False, **options):
+    return {
+        "game": "least_score",
+        "players": players,
+        "options": options,
+        "rounds": list(rounds),
+        "closed": closed,
+    }
+
+
+def declare(declarer, *hands):
+    """A round: who declared and each seat's hand (a total, a list of cards, or None if out)."""
+    return {"declarer": declarer, "hands": list(hands)}
+
+
+def refused(document):
+    """The one-line message a match document is refused with."""
+    with pytest.raises(RulesError) as error:
+        score(document)
+    return str(error.value)
+
+
+# ---- scoring a round
+
+
+@pytest.mark.parametrize(
+    "entry, options, scored",
+    [
+        # the rule book's two examples: A 10, B 16, C 17 stands; A 10, B 8, C 15 fails 20 + 2
+        (declare(0, 10, 16, 17), {}, [0, 6, 7]),
+        (declare(0, 10, 8, 15), {}, [22, 0, 0]),
+        # the declarer need not sit first, and L is the lowest of the others, not of all
+        (declare(2, 20, 3, 1), {}, [19, 2, 0]),
+        (declare(1, 5, 4, 6), {}, [1, 0, 2]),
+        (declare(2, 5, 7, 6), {}, [0, 0, 21]),
+        (declare(1, 50, 49, 1), {}, [0, 68, 0]),
+        # a tie stands by default: the tied player scores 0, like the declarer
+        (declare(0, 9, 9, 12), {}, [0, 0, 3]),
+        (declare(0, 9, 9, 12), {"tie": "declarer_wins"}, [0, 0, 3]),
+        # tie: declarer_fails: D = L fails with the penalty + 0; D < L still stands
+        (declare(0, 9, 9, 12), {"tie": "declarer_fails"}, [20, 0, 0]),
+        (declare(1, 12, 9, 9), {"tie": "declarer_fails"}, [0, 20, 0]),
+        (declare(0, 8, 9, 12), {"tie": "declarer_fails"}, [0, 1, 4]),
+        (declare(0, 9, 9, 12), {"tie": "declarer_fails", "penalty": 5}, [5, 0, 0]),
+        # the penalty is an option: 0 leaves just the difference, 1000 is the most
+        (declare(0, 10, 8, 15), {"penalty": 0}, [2, 0, 0]),
+        (declare(0, 10, 8, 15), {"penalty": 1000}, [1002, 0, 0]),
+        (declare(0, 50, 1, 1), {"penalty": 7}, [56, 0, 0]),
+        # hands as cards: A = 1, 2-10 face value, J Q K = 10 (A♥ 2♣ = 3, K♠ 10, 10♦ J♣ 20)
+        (declare(0, ["AH", "2C"], ["KS"], ["10D", "JC"]), {}, [0, 7, 17]),
+        (declare(1, ["QH", "QD"], ["AS", "AC", "AD", "2S", "2D"], 9), {}, [13, 0, 2]),
+        (declare(2, ["9C"], ["KD"], ["AS", "AD"]), {}, [7, 8, 0]),
+        (declare(0, ["5s", "3♥", " 4D "], 12, ["TH"]), {}, [22, 0, 0]),
+    ],
+)
+def test_a_round_is_scored(entry, options, scored):
+    result = score(match(entry, **options))
+    assert result["rounds"] == [{"points": scored, "scored": scored}]
+    assert result["totals"] == scored
+
+
+def test_the_lowest_other_hand_counts_only_players_still_in():
+    # Threshold 25. Round 1: Ann 1 stands; Bo 30 - 1 = 29 is out, Chen 8. Round 2: Chen
+    # declares 4 against Ann's 5 alone (Bo has no hand): stands, Ann scores 1.
+    result = score(match(declare(0, 1, 30, 9), declare(2, 5, None, 4), threshold=25))
+    assert result["rounds"][1]["points"] == [1, 0, 0]
+    assert result["totals"] == [1, 29, 8]
+    assert result["eliminated"] == {"Bo": 1}
+
+
+def test_two_players_declare_against_each_other():
+    result = score(match(declare(1, 7, 3), declare(0, 4, 2), players=["Ann", "Bo"]))
+    assert [r["points"] for r in result["rounds"]] == [[4, 0], [22, 0]]
+    assert result["totals"] == [26, 0]
+
+
+# ---- halve_on
+
+
+def test_a_total_landing_on_a_halving_number_is_halved():
+    # Bo 38, then scores 12 to land on 50, halved to 25: his points are -13, scored 12.
+    result = score(match(declare(0, 1, 39, 11), declare(0, 1, 13, 2), halve_on=[50]))
+    assert result["rounds"][1] == {"points": [0, -13, 1], "scored": [0, 12, 1]}
+    assert result["totals"] == [0, 25, 11]
+
+
+def test_without_halve_on_the_same_total_stays():
+    result = score(match(declare(0, 1, 39, 11), declare(0, 1, 13, 2)))
+    assert result["rounds"][1] == {"points": [0, 12, 1], "scored": [0, 12, 1]}
+    assert result["totals"] == [0, 50, 11]
+
+
+def test_a_total_passing_over_a_halving_number_is_not_halved():
+    # Bo 38 scores 13 to 51: past 50, not on it.
+    result = score(match(declare(0, 1, 39, 11), declare(0, 1, 14, 2), halve_on=[50]))
+    assert result["totals"] == [0, 51, 11]
+
+
+def test_halving_happens_once_even_when_the_half_is_a_halving_number_too():
+    # Bo 48, 88, then 100: halved to 50 (not again to 25). Next round Bo scores nothing and
+    # stays on 50: only a total landing there by scoring is halved.
+    rounds = [declare(0, 1, 49, 2), declare(0, 1, 41, 2), declare(0, 1, 13, 3)]
+    result = score(match(*rounds, declare(0, 1, 5, 3), halve_on=[50, 100]))
+    assert [r["points"] for r in result["rounds"]] == [
+        [0, 48, 1],
+        [0, 40, 1],
+        [0, -38, 2],
+        [0, 4, 2],
+    ]
+    assert result["rounds"][2]["scored"] == [0, 12, 2]
+    assert result["totals"] == [0, 54, 6]
+    stays = score(match(*rounds, declare(1, 5, 1, 3), halve_on=[50, 100]))
+    assert stays["rounds"][3] == {"points": [4, 0, 2], "scored": [4, 0, 2]}
+    assert stays["totals"] == [4, 50, 6]
+
+
+def test_a_failed_declarer_landing_on_a_halving_number_is_halved():
+    # Ann 8, then fails with 10 against Bo's 8: 20 + 2 = 22 lands on 30, halved to 15 (+7).
+    result = score(match(declare(1, 9, 1, 5), declare(0, 10, 8, 15), halve_on=[30]))
+    assert result["rounds"][1] == {"points": [7, 0, 0], "scored": [22, 0, 0]}
+    assert result["totals"] == [15, 0, 4]
+
+
+def test_several_players_can_be_halved_in_one_round():
+    # Bo and Chen both on 20, both then score 10 to land on 30: both halved to 15.
+    result = score(match(declare(0, 1, 21, 21), declare(0, 1, 11, 11), halve_on=[30]))
+    assert result["rounds"][1] == {"points": [0, -5, -5], "scored": [0, 10, 10]}
+    assert result["totals"] == [0, 15, 15]
+
+
+def test_halving_comes_before_the_elimination_check():
+    # Threshold 40: Bo's 38 + 12 = 50 would put him out, but 50 is halved to 25 first.
+    rounds = [declare(0, 1, 39, 11), declare(0, 1, 13, 2)]
+    halved = score(match(*rounds, threshold=40, halve_on=[50]))
+    assert (halved["totals"], halved["eliminated"]) == ([0, 25, 11], {})
+    plain = score(match(*rounds, threshold=40))
+    assert (plain["totals"], plain["eliminated"]) == ([0, 50, 11], {"Bo": 2})
+
+
+# ---- elimination and the end
+
+
+@pytest.mark.parametrize(
+    "options, eliminated",
+    [
+        # Bo lands exactly on the threshold 25: out only when eliminate_at is reach
+        ({}, {}),
+        ({"eliminate_at": "over"}, {}),
+        ({"eliminate_at": "reach"}, {"Bo": 1}),
+        # one above: out either way; one below: in either way
+        ({"threshold": 24}, {"Bo": 1}),
+        ({"threshold": 24, "eliminate_at": "reach"}, {"Bo": 1}),
+        ({"threshold": 26, "eliminate_at": "reach"}, {}),
+    ],
+)
+def test_out_over_or_at_the_threshold(options, eliminated):
+    result = score(match(declare(0, 1, 26, 10), **{"threshold": 25, **options}))
+    assert result["totals"] == [0, 25, 9]
+    assert result["eliminated"] == eliminated
+    assert result["finished"] is False
+
+
+@pytest.mark.parametrize(
+    "penalty, eliminate_at, eliminated",
+    [(20, "over", {"Ann": 1}), (19, "over", {}), (19, "reach", {"Ann": 1}), (18, "reach", {})],
+)
+def test_a_failed_declarer_can_go_out(penalty, eliminate_at, eliminated):
+    # Ann fails with 10 against 4: penalty + 6 against a threshold of 25.
+    result = score(
+        match(declare(0, 10, 4, 5), threshold=25, penalty=penalty, eliminate_at=eliminate_at)
+    )
+    assert result["totals"] == [penalty + 6, 0, 0]
+    assert result["eliminated"] == eliminated
+
+
+def test_a_player_who_reached_the_threshold_plays_no_more_rounds():
+    rounds = [declare(0, 1, 26, 10), declare(0, 2, None, 3)]
+    result = score(match(*rounds, threshold=25, eliminate_at="reach"))
+    assert result["rounds"][1]["points"] == [0, 0, 1]
+    assert (result["totals"], result["eliminated"]) == ([0, 25, 10], {"Bo": 1})
+    assert (
+        refused(
+            match(declare(0, 1, 26, 10), declare(0, 2, 5, 3), threshold=25, eliminate_at="reach")
+        )
+        == "round 2: Bo is out and has no hand"
+    )
+
+
+def test_last_standing_plays_on_until_one_player_is_left():
+    # Threshold 25: Bo out in round 1 (29), Chen in round 2 (8 + 20 = 28): Ann wins alone.
+    rounds = [declare(0, 1, 30, 9), declare(0, 1, None, 21)]
+    result = score(match(*rounds, threshold=25))
+    assert (result["finished"], result["winners"]) == (True, ["Ann"])
+    assert result["eliminated"] == {"Bo": 1, "Chen": 2}
+    assert refused(match(*rounds, declare(0, 1, None, None), threshold=25)) == (
+        "round 3: the match is already finished"
+    )
+    going_on = score(match(rounds[0], threshold=25))
+    assert (going_on["finished"], going_on["winners"]) == (False, [])
+
+
+@pytest.mark.parametrize(
+    "entry, totals, winners",
+    [
+        # Bo 28 is out at once; Ann 0 and Chen 3 still in: the lowest wins
+        (declare(0, 2, 30, 5), [0, 28, 3], ["Ann"]),
+        # a tie for the lowest among those still in: both win
+        (declare(0, 5, 31, 5), [0, 26, 0], ["Ann", "Chen"]),
+        # the declarer herself fails (20 + 19) and goes out: Bo and Chen, at 0, share the win
+        (declare(0, 20, 1, 2), [39, 0, 0], ["Bo", "Chen"]),
+    ],
+)
+def test_first_out_ends_the_match_at_the_first_elimination(entry, totals, winners):
+    result = score(match(entry, threshold=25, end="first_out"))
+    assert result["totals"] == totals
+    assert (result["finished"], result["winners"]) == (True, winners)
+    assert refused(match(entry, declare(0, 1, 2, 3), threshold=25, end="first_out")) == (
+        "round 2: the match is already finished"
+    )
+
+
+def test_first_out_plays_on_while_nobody_is_out():
+    result = score(match(declare(0, 2, 20, 5), threshold=25, end="first_out"))
+    assert (result["finished"], result["winners"], result["eliminated"]) == (False, [], {})
+
+
+def test_a_closed_match_is_won_by_the_lowest_total_still_in():
+    rounds = [declare(0, 1, 30, 9), declare(2, 4, None, 3)]
+    result = score(match(*rounds, threshold=25, closed=True))
+    assert result["totals"] == [1, 29, 8]
+    assert (result["finished"], result["winners"]) == (True, ["Ann"])
+
+
+def test_eliminated_lists_players_in_seat_order_with_their_round():
+    # Threshold 25: Chen out in round 1 (26), then Ann fails (20 + 9 = 29) in round 2.
+    players = ["Ann", "Bo", "Chen", "Dee"]
+    rounds = [declare(1, 5, 1, 27, 2), declare(0, 12, 3, None, 6)]
+    result = score(match(*rounds, players=players, threshold=25))
+    assert result["totals"] == [33, 0, 26, 1]
+    assert list(result["eliminated"].items()) == [("Ann", 2), ("Chen", 1)]
+    assert result["finished"] is False
+
+
+# ---- what is refused
+
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        # a total is a whole number 1-50
+        (declare(0, 0, 5, 5), "a hand total must be a whole number from 1 to 50"),
+        (declare(0, 51, 5, 5), "a hand total must be a whole number from 1 to 50"),
+        (declare(0, 5, 10.0, 5), "a hand total must be a whole number from 1 to 50"),
+        (declare(0, 5, True, 5), "a hand total must be a whole number from 1 to 50"),
+        (declare(0, 5, "7", 5), "a hand total must be a whole number from 1 to 50"),
+        # a hand of cards holds 1 to 5 cards, each a card, none twice in the round
+        (declare(0, [], 5, 5), "a hand holds 1 to 5 cards"),
+        (declare(0, ["AS", "2S", "3S", "4S", "5S", "6S"], 5, 5), "a hand holds 1 to 5 cards"),
+        (declare(0, ["AS", "1S"], 5, 5), "1S is not a card"),
+        (declare(0, ["AS", "AS"], 5, 5), "AS appears twice"),
+        (declare(0, ["ah"], ["A♥"], 5), "AH appears twice"),
+        (declare(0, 5, ["2C", "KD"], ["10H", "kd"]), "KD appears twice"),
+        # one hand per seat, each player still in has one
+        (declare(0, 5, 5), "hands must list one entry per player"),
+        (declare(0, 5, 5, 5, 5), "hands must list one entry per player"),
+        ({"declarer": 0}, "hands must list one entry per player"),
+        (declare(0, 5, None, 5), "Bo's hand is missing"),
+        # the declarer is a seat
+        (declare(3, 5, 5, 5), "the declarer must be a whole number from 0 to 2"),
+        (declare(-1, 5, 5, 5), "the declarer must be a whole number from 0 to 2"),
+        ({"hands": [5, 5, 5]}, "the declarer must be a whole number from 0 to 2"),
+    ],
+)
+def test_a_broken_round_is_refused(entry, message):
+    assert refused(match(entry)) == f"round 1: {message}"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        declare(0, 1, 50, 50),
+        declare(0, ["AS"], ["KS", "KH", "KD", "KC", "QS"], 10),
+        declare(2, ["AS", "2S", "3S", "4S", "5S"], ["AH"], ["5H", "3D"]),
+    ],
+)
+def test_the_limits_of_a_hand_are_allowed(entry):
+    assert score(match(entry))["rounds"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"threshold": 0}, "option 'threshold' cannot be 0"),
+        ({"threshold": 1001}, "option 'threshold' cannot be 1001"),
+        ({"penalty": -1}, "option 'penalty' cannot be -1"),
+        ({"penalty": 1001}, "option 'penalty' cannot be 1001"),
+        ({"eliminate_at": "under"}, "option 'eliminate_at' cannot be \"under\""),
+        ({"tie": "split"}, "option 'tie' cannot be \"split\""),
+        ({"end": "never"}, "option 'end' cannot be \"never\""),
+        ({"halve_on": [51]}, "option 'halve_on' cannot be [51]"),
+        ({"halve_on": [50, 0]}, "option 'halve_on' cannot be [50, 0]"),
+        ({"halve_on": [50.0]}, "option 'halve_on' cannot be [50.0]"),
+        ({"halve_on": 50}, "option 'halve_on' cannot be 50"),
+        ({"halve_on": [True]}, "option 'halve_on' cannot be [true]"),
+    ],
+)
+def test_an_option_out_of_range_is_refused(options, message):
+    assert refused(match(**options)) == message
+
+
+def test_the_options_default_to_the_rule_book():
+    assert score(match())["options"] == {
+        "threshold": 100,
+        "eliminate_at": "over",
+        "tie": "declarer_wins",
+        "penalty": 20,
+        "end": "last_standing",
+        "halve_on": [],
+    }
+    allowed = {"threshold": 1, "penalty": 0, "halve_on": [2, 1000]}
+    assert score(match(**allowed))["options"]["halve_on"] == [2, 1000]
+    assert score(match(threshold=1000, penalty=1000))["options"]["threshold"] == 1000
+
+
+# ---- players
+
+
+@pytest.mark.parametrize(
+    "players, names",
+    [
+        (["A" * 40, "Bo"], ["A" * 40, "Bo"]),
+        (["  " + "A" * 40 + " ", "Bo"], ["A" * 40, "Bo"]),  # trimmed first, then counted
+        (["张" * 40, "Бат"], ["张" * 40, "Бат"]),  # characters, not bytes
+        (["X", "Bo"], ["X", "Bo"]),
+        ([f"P{k}" for k in range(8)], [f"P{k}" for k in range(8)]),
+    ],
+)
+def test_names_of_1_to_40_characters_and_2_to_8_players(players, names):
+    assert score(match(players=players))["players"] == names
+
+
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        (["A" * 41, "Bo"], "A" * 40 + "… is longer than 40 characters"),
+        (["Ann", "  " + "B" * 41], "B" * 40 + "… is longer than 40 characters"),
+        (["Ann", "   "], "a player's name is empty"),
+        (["Ann", ""], "a player's name is empty"),
+        (["Ann"], "Least Score is for 2 to 8 players"),
+        ([f"P{k}" for k in range(9)], "Least Score is for 2 to 8 players"),
+        (["Ann", " Ann "], "two players are called Ann"),
+    ],
+)
+def test_names_and_player_counts_out_of_range_are_refused(players, message):
+    assert refused(match(players=players)) == message
+
+
+# ---- what the table reads
+
+
+def test_the_breakdown_says_whether_the_declaration_stood_and_any_halving():
+    after = table(declare(0, 1, 39, 11), declare(0, 10, 13, 2), halve_on=[50])
+    # round 2: Ann 10 against Chen's 2 fails, 20 + 8 = 28; Bo scores nothing
+    assert [str(p) for p in GAME.breakdown(after, 0)] == [
+        "Ann declared: the declaration stands",
+        "Bo +38",
+        "Chen +10",
+    ]
+    assert [str(p) for p in GAME.breakdown(after, 1)] == [
+        "Ann declared: the declaration fails",
+        "Ann +28",
+    ]
+    halved = table(declare(0, 1, 39, 11), declare(0, 1, 13, 2), halve_on=[50])
+    assert [str(p) for p in GAME.breakdown(halved, 1)] == [
+        "Ann declared: the declaration stands",
+        "Bo +12",
+        "Chen +1",
+        "Bo landed on a halving total: -13 in all",
+    ]
+
+
+def test_the_status_shows_the_distance_to_the_threshold_and_who_is_out():
+    after = table(declare(0, 1, 30, 9), threshold=25)
+    assert [str(p) for p in GAME.status(after)] == [
+        "Ann: 0, 25 to 25",
+        "Chen: 8, 17 to 25",
+        "Bo is out",
+    ]
+    assert [str(p) for p in GAME.status(table())] == [
+        "Ann: 0, 100 to 100",
+        "Bo: 0, 100 to 100",
+        "Chen: 0, 100 to 100",
+    ]
+
+
+def test_the_chart_marks_the_threshold():
+    [(value, label)] = GAME.chart_marks(table(threshold=60))
+    assert (value, str(label)) == (60, "threshold 60")
+
+
+def test_leaders_and_ranking_put_the_lowest_total_still_in_first():
+    after = table(declare(0, 1, 30, 9), declare(2, 4, None, 3), threshold=25)
+    # totals 1, 29 (out), 8: Ann leads; Chen second; Bo, out with the highest, third
+    assert GAME.leaders(after) == [0]
+    assert GAME.ranking(after) == [1, 3, 2]
 
 
 def table(*rounds, **options):
