@@ -137,7 +137,8 @@ class Option:
     def _read_number(self, value):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
-        return value if math.isfinite(value) and self.low <= value <= self.high else None
+        # Compared before any float conversion: a 400-digit whole number is simply too big.
+        return value if self.low <= value <= self.high and math.isfinite(value) else None
 
     def _read_evens(self, value):
         if not isinstance(value, list):
