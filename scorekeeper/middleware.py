@@ -12,11 +12,10 @@ def request_size_limit(get_response):
     """Answer 413 to a body over MAX_REQUEST_BYTES before any of it is read or parsed."""
 
     def middleware(request):
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if length > settings.MAX_REQUEST_BYTES:
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if not length.isascii() or not length.isdigit():
+            return error_page(request, 400, _("Scorekeeper could not read this request."))
+        if int(length) > settings.MAX_REQUEST_BYTES:
             return error_page(request, 413, _("This is too large for Scorekeeper to read."))
         return get_response(request)
 
