@@ -1,10 +1,45 @@
-"""Small template helpers: index a list, render an engine phrase, sign a number."""
+"""Small template helpers: index a list, render an engine phrase, sign a number, join names.
+
+Names and signed numbers land in running text in five languages, one of them right to left: each
+is isolated (<bdi>, or U+2068/U+2066 ... U+2069 where HTML cannot go), so "زهرا: 6, 94 to 100"
+keeps its numbers in place and "-100" keeps its sign in front in a Persian sentence.
+"""
+
+import re
+from decimal import Decimal
+from numbers import Number
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import gettext
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
+
+from games.rules.base import Phrase, Term
 
 register = template.Library()
+
+# The list separator each language writes between names (Chinese 、, Persian ،).
+SEPARATORS = {"zh": "、", "fa": "، "}
+FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
+# %(name)s, %(points)+d, %(share).2f ... and %% in an engine phrase.
+PLACEHOLDER = re.compile(r"%\((\w+)\)([#0 +-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa])|%%")
+
+
+def separator():
+    """Between two items of a list, in the reader's language."""
+    return SEPARATORS.get((get_language() or "en").split("-")[0], ", ")
+
+
+def is_number(value):
+    return isinstance(value, Number) and not isinstance(value, bool)
+
+
+def isolated(text, number=False):
+    """text in a <bdi>: a number always left to right, anything else in its own direction."""
+    if number:
+        return format_html('<bdi dir="ltr">{}</bdi>', text)
+    return format_html("<bdi>{}</bdi>", text)
 
 
 @register.filter
@@ -16,19 +51,130 @@ def at(sequence, index):
         return None
 
 
+def render(value, html=True):
+    """An engine Phrase in the reader's language, its names and numbers isolated.
+
+    Terms are translated words of the sentence; nested phrases and lists of them (Gongzhu's
+    breakdown) are rendered the same way; any other text (a name, cards) and every number is
+    data, isolated from the sentence around it.
+    """
+    text = gettext(value.text)
+    if not value.params:
+        return escape(text) if html else text
+    out, start = [], 0
+    for found in PLACEHOLDER.finditer(text):
+        out.append(escape(text[start:found.start()]) if html else text[start:found.start()])
+        start = found.end()
+        if found.group(0) == "%%":
+            out.append("%")
+        else:
+            name, spec = found.groups()
+            out.append(param(value.params[name], "%" + spec, html))
+    out.append(escape(text[start:]) if html else text[start:])
+    return mark_safe("".join(out)) if html else "".join(out)
+
+
+def param(value, spec, html):
+    if isinstance(value, Phrase):
+        return render(value, html)
+    if isinstance(value, list):
+        items = [param(item, "%s", html) for item in value]
+        return separator().join(conditional_escape(i) for i in items) if html else separator().join(items)
+    if isinstance(value, Term):
+        shown = spec % gettext(value)
+        return escape(shown) if html else shown
+    if value is None or isinstance(value, bool):
+        shown = spec % (value,)
+        return escape(shown) if html else shown
+    number = is_number(value)
+    shown = spec % (value,)
+    if html:
+        return isolated(shown, number)
+    # Plain text (an SVG label, which is laid out left to right): a name is isolated.
+    return shown if number else f"{FSI}{shown}{PDI}"
+
+
 @register.filter
 def phrase(value):
-    """An engine Phrase in the reader's language."""
-    return value.render(gettext)
+    """An engine Phrase in the reader's language, as HTML (names and numbers in <bdi>)."""
+    return render(value)
+
+
+@register.filter
+def phrase_text(value):
+    """The same phrase as plain text (inside SVG or an attribute), names isolated by U+2068-2069."""
+    return render(value, html=False)
+
+
+@register.filter
+def bdi(value):
+    """A name (or a number, left to right) isolated from the sentence it lands in."""
+    return isolated(value, is_number(value))
+
+
+@register.filter
+def isolate(value):
+    """The same as bdi with Unicode isolates, for SVG text and attributes."""
+    return f"{LRI if is_number(value) else FSI}{value}{PDI}"
+
+
+@register.filter
+def listing(names):
+    """Names joined the way the reader's language lists them (Ann, Bo / Ann、Bo), each isolated."""
+    return mark_safe(separator().join(isolated(name) for name in names))
+
+
+def shown_number(number):
+    return str(number) if isinstance(number, int) else number_format(number)
 
 
 @register.filter
 def signed(number):
-    """+12, -3, 0, written as the reader's language writes numbers (61,2 in Spanish)."""
-    if not isinstance(number, (int, float)):
+    """+12, -3, 0, written as the reader's language writes numbers (61,2 in Spanish), isolated
+    left to right so the sign stays in front in a right-to-left line."""
+    if not is_number(number):
         return number
-    shown = str(number) if isinstance(number, int) else number_format(number)
-    return f"+{shown}" if number > 0 else shown
+    shown = shown_number(number)
+    return isolated(f"+{shown}" if number > 0 else shown, number=True)
+
+
+@register.filter
+def cents(payments):
+    """The decimal places a settlement's money shows: 2 when any amount has cents, else 0."""
+    if not payments:
+        return 0
+    amounts = list(payments.get("amounts") or [])
+    amounts += [t["amount"] for t in payments.get("transfers") or []]
+    amounts.append(payments.get("remainder") or 0)
+    return 2 if any(is_number(a) and Decimal(str(a)) % 1 for a in amounts) else 0
+
+
+@register.filter
+def money(amount, places=0):
+    """An amount of money with places decimals in the reader's number format (860.40)."""
+    if not is_number(amount):
+        return amount
+    return isolated(number_format(amount, decimal_pos=places or None), number=True)
+
+
+@register.filter
+def money_signed(amount, places=0):
+    """The same with its sign: +860.40, -12.00, 0."""
+    if not is_number(amount):
+        return amount
+    shown = number_format(amount, decimal_pos=places or None)
+    return isolated(f"+{shown}" if amount > 0 else shown, number=True)
+
+
+@register.filter
+def absolute(number):
+    return abs(number) if is_number(number) else number
+
+
+@register.filter
+def through(low, high):
+    """The whole numbers low to high, both included: {% for n in 1|through:17 %}."""
+    return range(int(low), int(high) + 1)
 
 
 @register.filter
@@ -50,7 +196,7 @@ def words(value, game=None):
     if isinstance(value, bool):
         return gettext("on") if value else gettext("off")
     if isinstance(value, list):
-        return ", ".join(map(str, value)) or "–"
+        return separator().join(map(str, value)) or "–"
     if value is None:
         return "–"
     if game is not None:
