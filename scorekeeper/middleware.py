@@ -3,6 +3,7 @@
 import logging
 
 from django.conf import settings
+from django.db import OperationalError
 from django.utils.translation import gettext as _
 
 from scorekeeper.errors import error_page
@@ -20,6 +21,23 @@ def request_size_limit(get_response):
         return get_response(request)
 
     return middleware
+
+
+class StorageTrouble:
+    """A database that cannot write (disk full, read-only) is a 503 with one sentence."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, OperationalError):
+            logging.getLogger(__name__).error("Database trouble: %s", exception)
+            return error_page(request, 503, _("Nothing was saved: the server cannot write its "
+                                              "data right now (its disk is full or read-only)."))
+        return None
 
 
 class NoClientErrorTraces(logging.Filter):

@@ -64,6 +64,7 @@ MIDDLEWARE = [
     # Refuses an over-large body before anything (the CSRF check included) reads it.
     "scorekeeper.middleware.request_size_limit",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "scorekeeper.middleware.StorageTrouble",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -152,3 +152,16 @@ def test_a_403_is_logged_in_one_line_without_a_trace(caplog, settings):
     # Django hands the log its trace; the console handler's filter dropped it on the way.
     assert record.exc_info is None and record.exc_text is None
     assert "no_client_traces" in settings.LOGGING["handlers"]["console"]["filters"]
+
+
+def test_any_other_write_on_a_full_disk_is_a_503_with_a_sentence(monkeypatch):
+    from django.db import OperationalError
+
+    def disk_full(*args, **kwargs):
+        raise OperationalError("database or disk is full")
+
+    monkeypatch.setattr(Match.objects, "create", disk_full)
+    response = Client(raise_request_exception=False).post(
+        "/new/least_score/", {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"})
+    assert response.status_code == 503
+    assert "Nothing was saved" in response.content.decode()
