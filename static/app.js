@@ -32,6 +32,38 @@
     if (note) note.hidden = true;
   });
 
+  // Another phone saved: this phone's form catches up. An untouched form is drawn afresh for
+  // the next round; a form with something typed keeps it and moves to the next round's number
+  // and version. When the match ended (or was reopened) the whole match body is drawn afresh.
+  document.addEventListener("input", markTyped);
+  document.addEventListener("change", markTyped);
+  function markTyped(event) {
+    var form = event.target.closest && event.target.closest("#entry");
+    if (form) form.dataset.typed = "1";
+  }
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var live = event.detail.elt;
+    if (live.id !== "live" || !live.dataset.version) return;
+    var body = document.getElementById("match-body");
+    var form = document.getElementById("entry");
+    if (!body || !form || !form.elements.version) return;
+    if (form.elements.version.value === live.dataset.version) return;
+    if (body.dataset.finished !== live.dataset.finished || !form.dataset.typed) {
+      htmx.ajax("GET", location.pathname + location.search,
+                {target: "#match-body", select: "#match-body", swap: "outerHTML"});
+      return;
+    }
+    form.elements.version.value = live.dataset.version;
+    form.elements.round.value = live.dataset.nextRound;
+    form.querySelector("[data-round-heading]").textContent = live.dataset.nextHeading;
+    var moved = form.querySelector("[data-moved-note]");
+    moved.textContent = live.dataset.moved;
+    moved.hidden = false;
+    var note = form.querySelector("[data-not-saved]");
+    if (note && !note.hidden) note.textContent = live.dataset.backOnline;
+    htmx.trigger(form, "change");  // the preview follows the new table
+  });
+
   // Keep the screen on with the Wake Lock API; browsers allow it only on HTTPS (or localhost).
   var lock = null;
   function setUpWakeLock() {
