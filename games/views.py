@@ -130,9 +130,11 @@ def live_news(request, link, token):
     return render(request, "games/partials/live.html", context)
 
 
-def render_match(request, match, entry=None, error=None, status=200, entry_key=None):
-    """The match page, or just its body for an htmx request; entry and error refill the form."""
+def render_match(request, match, entry=None, error=None, status=200, entry_key=None, change=None):
+    """The match page, or just its body for an htmx request; entry and error refill the form,
+    change offers to put the entry in place of a stored round."""
     context = match_context(request, match, True, entry, error, entry_key)
+    context["change"] = change
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
@@ -226,8 +228,8 @@ def round_create(request, public_id):
     """Save the next round if the engine accepts the whole match with it."""
     match = get_match(public_id)
     key = request.POST.get("entry_key", "")[:ENTRY_KEY_LENGTH]
-    if match.saved_entry(key):
-        return saved(request, match)  # a retried save that had already landed
+    if earlier := match.saved_entry(key):
+        return retried(request, match, earlier, key)
     table = board(match)["table"]  # a fresh copy: playing the new round on it changes nothing
     entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
     error = next_round_error(match, table, entry)
@@ -235,8 +237,8 @@ def round_create(request, public_id):
         try:
             match.append_round(entry, key, seen_version(request))
         except (Conflict, IntegrityError):
-            if match.saved_entry(key):
-                return saved(request, match)  # its twin, posted at the same time, landed
+            if earlier := match.saved_entry(key):  # its twin, posted at the same time, landed
+                return retried(request, match, earlier, key)
             error = conflict_message(request, match)
         except DatabaseError:
             error = _("Not saved: the server cannot write (its disk is full or read-only). "
@@ -245,6 +247,34 @@ def round_create(request, public_id):
         match.refresh_from_db()
         return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
     return saved(request, match)
+
+
+def retried(request, match, earlier, key):
+    """A save from a form whose entry is already stored (its first answer was lost).
+
+    The same entry again is simply saved. A changed one is never dropped in silence: the phone
+    is told, keeps what it typed, and may put it in the stored round's place ("change").
+    """
+    stored = list(match.live_rounds())
+    if earlier.deleted is not None:
+        return saved(request, match)
+    position = _position(stored, earlier.number)
+    entry = match.rules.entry_from_form(dict(request.POST.lists()),
+                                        _before(match, stored, position))
+    if entry == earlier.entry:
+        return saved(request, match)
+    if request.POST.get("change") == str(earlier.number):
+        error = edit_round(request, match, stored, position, entry)
+        if error is None:
+            return saved(request, match)
+    else:
+        error = _("Round %(number)s was already saved from this form, with other values. What "
+                  "you typed now is below: tap “Change round %(number)s” to put it in its place.") % {
+            "number": position + 1}
+    match.refresh_from_db()
+    change = {"number": earlier.number, "position": position + 1}
+    return render_match(request, match, entry=entry, error=error, status=422, entry_key=key,
+                        change=change)
 
 
 def next_round_error(match, table, entry):
@@ -276,17 +306,24 @@ def round_edit(request, public_id, number):
     before = _before(match, stored, position)
     if request.method == "POST":
         entry = match.rules.entry_from_form(dict(request.POST.lists()), before)
-        entries = [r.entry for r in stored]
-        entries[position] = entry
-        error = check(match, entries)
+        error = edit_round(request, match, stored, position, entry)
         if error is None:
-            try:
-                match.change_round(stored[position], seen_version(request), RoundEvent.EDITED,
-                                   entry=entry)
-                return redirect("match", public_id=match.public_id)
-            except Conflict:
-                error = conflict_message(request, match)
+            return redirect("match", public_id=match.public_id)
     return render_round(request, match, stored, position, entry, error, before)
+
+
+def edit_round(request, match, stored, position, entry):
+    """Put entry in place of the round at position; the reason it cannot be, else None."""
+    entries = [r.entry for r in stored]
+    entries[position] = entry
+    error = check(match, entries)
+    if error is None:
+        try:
+            match.change_round(stored[position], seen_version(request), RoundEvent.EDITED,
+                               entry=entry)
+        except Conflict:
+            error = conflict_message(request, match)
+    return error
 
 
 def render_round(request, match, stored, position, entry, error, before=None):

@@ -14,6 +14,7 @@ from games import rules
 from games.chart import LABEL_GAP, chart, cut
 from games.models import Match, Round
 from games.rules.gongzhu import SCORING
+from tests.html import visible
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +110,7 @@ def test_the_game_marks_its_limit_on_the_chart(client, example, mark, label):
     document = json.loads((EXAMPLES / f"{example}.match.json").read_text(encoding="utf-8"))
     page = client.get(reverse("match", args=[stored(document).public_id])).content.decode()
     assert f'data-mark="{mark}"' in page
-    assert label in page
+    assert label in visible(page)
 
 
 def test_one_game_per_hand_6_nimmt_has_no_limit_line():

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match, Round, RoundEvent
+from tests.html import visible
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def totals_on_page(client, match):
 def test_the_watch_link_shows_the_scoreboard_and_never_a_form(client, match):
     post_round(client, match, 0, [7, 15, 20])
     page = client.get(reverse("watch", args=[match.watch_id])).content.decode()
-    assert "Ann declared: the declaration stands" in page
+    assert "Ann declared: the declaration stands" in visible(page)
     assert "<form" not in page.split("<main>")[1]
     assert match.public_id not in page
 
@@ -59,7 +60,7 @@ def test_the_live_check_is_empty_until_something_changes(client, match):
     post_round(client, match, 0, [7, 15, 20])
     changed = client.get(url, {"v": match.version - 1})
     assert changed.status_code == 200
-    assert "Ann declared" in changed.content.decode()
+    assert "Ann declared" in visible(changed.content.decode())
     assert f"v={match.version}" in changed.content.decode()
     assert client.get(url, {"v": match.version}).status_code == 204
 
@@ -156,3 +157,23 @@ def test_each_phone_gets_its_own_tokens_on_the_same_drawn_page(match):
                 "hand-2": "3", "entry_key": keys[k]}
         assert phone.post(reverse("round_create", args=[match.public_id]), form).status_code == 302
     assert Round.objects.count() == 2
+
+
+def test_a_corrected_retry_is_not_dropped_in_silence(client, match):
+    """The first save landed but its answer was lost; the phone corrected a hand and saved."""
+    url = reverse("round_create", args=[match.public_id])
+    form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20",
+            "entry_key": "lost-answer", "version": str(match.version)}
+    assert client.post(url, form).status_code == 302
+    corrected = {**form, "hand-1": "16"}
+    assert client.post(url, form).status_code == 302  # the same entry again: simply saved
+    asked = client.post(url, corrected)
+    page = asked.content.decode()
+    assert asked.status_code == 422
+    assert "Round 1 was already saved from this form, with other values" in page
+    assert 'value="16"' in page and 'name="change" value="1"' in page
+    match.refresh_from_db()
+    changed = client.post(url, {**corrected, "change": "1", "version": str(match.version)})
+    assert changed.status_code == 302
+    assert Round.objects.get().entry == {"declarer": 0, "hands": [7, 16, 20]}
+    assert [e.action for e in RoundEvent.objects.all()] == ["created", "edited"]
