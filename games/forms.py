@@ -68,7 +68,10 @@ class NewMatchForm(forms.Form):
         for seat in range(game.max_players):
             self.fields[f"player_{seat}"] = forms.CharField(
                 label=_("Seat %(seat)d") % {"seat": seat + 1}, max_length=200,
-                required=seat < game.min_players,
+                required=seat < game.min_players, error_messages={
+                    "required": _("Type a name here: %(game)s needs %(count)s players or more.") % {
+                        "game": _(game.name), "count": game.min_players},
+                    "max_length": _("A name is at most 40 characters.")},
             )
         for option in game.options:
             self.fields[option.name] = option_field(game, option)

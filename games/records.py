@@ -8,10 +8,12 @@ import csv
 import json
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -50,9 +52,18 @@ def matches(request):
 
 
 def matches_query(query, game, result):
-    """True when query is part of a player's name or of the game's name (any case)."""
-    words = [*result["players"], _(game.name), game.name]
+    """True when query is part of a player's name or of the game's name in any language."""
+    words = [*result["players"], *game_names(game)]
     return any(query.casefold() in word.casefold() for word in words)
+
+
+def game_names(game):
+    """The game's name in every language of the app (拱猪 is found from the English screen)."""
+    names = {game.name}
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            names.add(_(game.name))
+    return names
 
 
 def player_record(name, found):

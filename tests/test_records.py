@@ -230,6 +230,10 @@ def test_history_lists_this_phones_matches_and_searches_them(client, evening):
     assert len(everything) == 4
     gongzhu = client.get(reverse("matches"), {"q": "gongZHU"}).context["shown"]
     assert [result["game"] for _m, _u, result in gongzhu] == ["gongzhu"]
+    # Typed on an English screen, a game's name in another language finds it too.
+    for chinese, games in [("拱猪", ["gongzhu"]), ("三明", ["sanming", "sanming"])]:
+        found = client.get(reverse("matches"), {"q": chinese}).context["shown"]
+        assert [result["game"] for _m, _u, result in found] == games
     dee = client.get(reverse("matches"), {"q": "de"}).context["shown"]
     assert [result["players"][-1] for _m, _u, result in dee] == ["Dee"]
     assert client.get(reverse("matches"), {"q": "nobody"}).context["shown"] == []

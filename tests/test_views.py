@@ -46,7 +46,7 @@ def test_the_match_is_remembered_on_this_phone(client):
 
 @pytest.mark.parametrize("form, message", [
     ({"player_0": "Ann", "player_1": "Ann"}, "two players are called Ann"),
-    ({"player_0": "Ann"}, "This field is required"),
+    ({"player_0": "Ann"}, "Type a name here: Least Score needs 2 players or more."),
     ({"player_0": "Ann", "player_1": "Bo", "threshold": "5000"}, "less than or equal to 1000"),
     ({"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"}, "option &#x27;halve_on&#x27;"),
 ])
