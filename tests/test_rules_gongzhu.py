@@ -1,4 +1,4 @@
-"""Gongzhu, rule by rule (../../shared/spec/gongzhu.md). Every figure is worked by hand.
+"""Gongzhu, rule by rule (games/rules/gongzhu.py). Every figure is worked by hand.
 
 A hand is written seat by seat as the scoring cards each player took, separated by spaces;
 REST stands for every scoring card not named for another seat (both copies with two decks).
@@ -9,7 +9,8 @@ the hearts add up to -200.
 import pytest
 
 from games.rules import RulesError, replay, score
-from games.rules.gongzhu import GAME
+from games.rules.base import Term
+from games.rules.gongzhu import GAME, Line
 
 PLAYERS = ["Ann", "Bo", "Chen", "Dee"]
 HEARTS = "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H"
@@ -762,3 +763,88 @@ def test_two_decks_refill_each_copy():
     assert score(match(GAME.entry_from_form(posted, table_after(decks=2)), decks=2)) == score(
         match(entry, decks=2)
     )
+
+
+def test_breakdown_names_the_exposure_behind_each_factor():
+    # Dee: sheep 100 ×2 (J♦ exposed), 2♥ 0, transformer ×2 doubled again by its exposure:
+    # (200 + 0) × 4 = 800. S = -190 - 110 + 0 + 800 = 500: Ann (-760 - 500)/3 = -420.
+    entry = hand(
+        "QS AH KH", "QH JH 10H 9H 8H 7H 6H 5H 4H 3H", "", "10C JD 2H", exposed=["JD", "10C"]
+    )
+    assert lines(GAME.breakdown(table_after(entry), 0)) == [
+        "Exposed: J♦ 10♣",
+        "Ann took Q♠ A♥ K♥: pig -100, hearts -90 → raw -190; zero-sum -420 ×12 = -5040",
+        "Bo took Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥: hearts -110 → raw -110; zero-sum -313 ×12 = -3756",
+        "Chen took no scoring card: raw 0; zero-sum -167 ×12 = -2004",
+        "Dee took J♦ 10♣ 2♥: sheep 100 ×2 (J♦ exposed), hearts 0, transformer ×4 (10♣ exposed) "
+        "→ raw 800; zero-sum 900 ×12 = 10800",
+    ]
+    # all red 200 doubled by the exposed A♥; the pig turned to +100: raw 500
+    entry = hand("QS " + HEARTS, "", "JD", "10C", exposed=["AH"])
+    assert lines(GAME.breakdown(table_after(entry), 0))[1].startswith(
+        "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100, "
+        "all red 200 ×2 (A♥ exposed) → raw 500;"
+    )
+
+
+def test_breakdown_with_two_decks_names_a_card_exposed_twice():
+    entry = hand("QS QS AH", "JD JD", "10C 10C", REST, exposed=["QS", "QS"], decks=2)
+    assert lines(GAME.breakdown(table_after(entry, decks=2), 0))[:2] == [
+        "Exposed: Q♠ Q♠",
+        "Ann took Q♠ Q♠ A♥: pig -200 ×4 (Q♠ exposed twice), hearts -50 → raw -850; "
+        "zero-sum -833 ×1 = -833",
+    ]
+
+
+def test_breakdown_in_pairs_names_each_seat_s_team_and_the_other():
+    # raws -100, -90, 70, -160: Ann and Chen -30, Bo and Dee -250; halves of the gap ±110
+    entry = hand("QS", "AH KH", "JD QH", "10C JH 10H 9H 8H 7H 6H 5H 4H 3H 2H")
+    assert [
+        line.split("; ")[1] for line in lines(GAME.breakdown(table_after(entry, mode="pairs"), 0))
+    ] == [
+        "team raw -30 against -250: 110 ×12 = 1320",
+        "team raw -250 against -30: -110 ×12 = -1320",
+        "team raw -30 against -250: 110 ×12 = 1320",
+        "team raw -250 against -30: -110 ×12 = -1320",
+    ]
+
+
+@pytest.mark.parametrize("rounding", ["nearest", "exact"])
+def test_pairs_points_are_the_team_halves_with_either_rounding(rounding):
+    entry = hand("QS", "AH KH", "JD QH", "10C JH 10H 9H 8H 7H 6H 5H 4H 3H 2H")
+    result = score(match(entry, mode="pairs", rounding=rounding))
+    assert result["rounds"][0]["points"] == [1320, -1320, 1320, -1320]
+
+
+def test_status_names_everyone_on_the_lowest_raw_total():
+    # Ann Q♠ -100; Bo A♥ K♥ 5♥ -100; Chen J♦ 10♣ (100 ×2); Dee the other hearts -100
+    entry = hand("QS", "AH KH 5H", "JD 10C", REST)
+    assert score(match(entry))["rounds"][0]["raw"] == [-100, -100, 200, -100]
+    assert lines(GAME.status(table_after(entry)))[1] == (
+        "The match ends when a raw total reaches -1000; lowest now -100 (Ann, Bo, Dee)."
+    )
+
+
+def test_a_missing_hands_option_points_at_the_hands_field():
+    with pytest.raises(RulesError) as error:
+        score(match(end="hands"))
+    assert error.value.phrase.params == {"name": "hands"}
+
+
+def test_a_line_translates_its_words_once_and_never_its_numbers():
+    mark = "<{}>".format
+    assert Line("%(label)s %(value)s", label=Term("pig"), value=-100).render(mark) == (
+        "<<pig> -100>"
+    )
+    assert Line("%(cards)s", cards=[Term("pig"), Term("sheep")]).render(mark) == "<<pig>, <sheep>>"
+
+
+def test_the_form_s_cards_and_boxes_carry_what_the_template_draws():
+    context = GAME.entry_context(table_after())
+    assert [card["card"] for card in context["cards"][:4]] == ["QS", "JD", "10C", "AH"]
+    assert [(box["label"], box["red"]) for box in context["exposable"]] == [
+        ("Q♠", False),
+        ("J♦", True),
+        ("10♣", False),
+        ("A♥", True),
+    ]

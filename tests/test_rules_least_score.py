@@ -103,6 +103,14 @@ def test_a_total_landing_on_a_halving_number_is_halved():
     assert result["totals"] == [0, 25, 11]
 
 
+def test_scoring_a_single_point_onto_a_halving_number_halves_too():
+    # Chen 49 scores 1 (Ann's 1 against his 2) to land on 50: halved to 25, a whole number
+    result = score(match(declare(0, 1, 2, 50), declare(0, 1, 3, 2), halve_on=[50]))
+    assert result["rounds"][1] == {"points": [0, 2, -24], "scored": [0, 2, 1]}
+    assert result["totals"] == [0, 3, 25]
+    assert [type(t) for t in result["totals"]] == [int, int, int]
+
+
 def test_without_halve_on_the_same_total_stays():
     result = score(match(declare(0, 1, 39, 11), declare(0, 1, 13, 2)))
     assert result["rounds"][1] == {"points": [0, 12, 1], "scored": [0, 12, 1]}

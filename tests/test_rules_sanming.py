@@ -1,4 +1,4 @@
-"""Sanming run-fast, rule by rule from the rule book (shared/spec/sanming.md); figures by hand."""
+"""Sanming run-fast, rule by rule (games/rules/sanming.py); every figure worked by hand."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""6 nimmt! as the rule book (shared/spec/six_nimmt.md) tells it; every figure worked by hand."""
+"""6 nimmt! as games/rules/six_nimmt.py tells it; every figure worked by hand."""
 
 import pytest
 
@@ -601,3 +601,16 @@ def test_a_fresh_or_typed_hand_leaves_every_pad_empty(entry):
     pads = GAME.entry_context(table_after(match(3)), entry)["pads"]
     assert all(p["bullheads"] == 0 for p in pads)
     assert not any(c["checked"] or c["elsewhere"] for p in pads for c in p["cards"])
+
+
+def test_status_names_the_last_hand_too():
+    table = table_after(hands(2, [3, 5], end="hand", hands=2, deck="tactics"))
+    assert rendered(GAME.status(table)) == ["cards 1 to 24 are in play", "hand 2 of 2 next"]
+    table = table_after(hands(2, [3, 5], [4, 0], end="hand", hands=2, deck="tactics"))
+    assert rendered(GAME.status(table)) == ["cards 1 to 24 are in play"]
+
+
+def test_the_chart_marks_the_limit_when_there_is_one():
+    [(value, label)] = GAME.chart_marks(table_after(hands(2, [3, 5], limit=40)))
+    assert (value, str(label)) == (40, "limit 40")
+    assert GAME.chart_marks(table_after(hands(2, [3, 5], end="hand"))) == []

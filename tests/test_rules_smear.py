@@ -1,4 +1,4 @@
-"""Four Point Smear, rule by rule (../../shared/spec/smear.md). Every figure is worked by hand.
+"""Four Point Smear, rule by rule (games/rules/smear.py). Every figure is worked by hand.
 
 Seats 0 and 2 (Ann, Chen) are team 0; seats 1 and 3 (Bo, Dee) are team 1. A round's points give
 every player their team's figure, so [t0, t1, t0, t1].
@@ -436,3 +436,19 @@ def test_entry_context_names_the_teams_and_the_dealer():
         ("game", "Game", True),
     ]
     assert context["dealer"] == 2  # Chen deals the third hand
+
+
+def test_card_points_are_shown_for_each_team():
+    table = table_after(hand(0, 2, 0, 1, 0, None, game_points=[42, 38]))
+    assert [p.render() for p in GAME.breakdown(table, 0)][-2:] == [
+        "Game: Ann and Chen",
+        "card points: Ann and Chen 42, Bo and Dee 38",
+    ]
+
+
+def test_the_winning_team_is_both_its_seats():
+    # closed early at 1 to 2: Bo and Dee (seats 1 and 3) win and share first place
+    table = table_after(hand(1, 2, 1, 1, 0, None))
+    assert table.totals == teams(1, 2)
+    assert GAME.winners(table) == [1, 3]
+    assert GAME.ranking(table) == [3, 1, 3, 1]
