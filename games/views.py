@@ -201,6 +201,9 @@ def check(match, entries):
     try:
         rules.score(match.document(entries))
     except rules.RulesError as error:
+        if error.phrase.text == "the match is already finished":
+            return _("this change would end the match before round %(number)s") % {
+                "number": error.round}
         return error.render(_)
     return None
 

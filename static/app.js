@@ -64,6 +64,13 @@
     htmx.trigger(form, "change");  // the preview follows the new table
   });
 
+  // A refused save: its message is brought into view, next to what was typed.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "match-body") return;
+    var error = document.querySelector("#entry .error");
+    if (error) error.scrollIntoView({block: "center"});
+  });
+
   // Keep the screen on with the Wake Lock API; browsers allow it only on HTTPS (or localhost).
   var lock = null;
   function setUpWakeLock() {

@@ -60,4 +60,19 @@ def test_a_match_finished_on_one_phone_offers_the_other_the_rematch(phones, matc
     save(first)
     expect(second.get_by_role("button", name="Rematch")).to_be_visible(timeout=8000)
     expect(second.locator("#entry")).to_have_count(0)
-    expect(second.get_by_role("button", name="Close the match now")).to_have_count(0)
+    expect(second.get_by_text("Close the match now")).to_have_count(0)
+
+
+def test_a_refused_save_brings_its_message_into_view(phones):
+    match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
+    page = phones[0]
+    page.goto(f"/m/{match.public_id}/")
+    for _ in range(3):
+        fill_round(page, 0, [7, 9, 8])
+        save(page)
+        expect(page.locator(".scoreboard tbody tr").last).to_be_visible()
+    fill_round(page, 0, [7, 15, 99])
+    page.mouse.wheel(0, -5000)
+    save(page)
+    expect(page.locator("#entry .error")).to_contain_text("from 1 to 50")
+    expect(page.locator("#entry .error")).to_be_in_viewport()

@@ -177,3 +177,24 @@ def test_a_corrected_retry_is_not_dropped_in_silence(client, match):
     assert changed.status_code == 302
     assert Round.objects.get().entry == {"declarer": 0, "hands": [7, 16, 20]}
     assert [e.action for e in RoundEvent.objects.all()] == ["created", "edited"]
+
+
+def test_a_change_that_would_end_the_match_early_names_the_round_in_words(client, match):
+    match.options = {"threshold": 25, "end": "first_out"}
+    match.save()
+    post_round(client, match, 0, [7, 15, 20])
+    post_round(client, match, 1, [9, 5, 4])
+    form = {"declarer": "0", "hand-0": "1", "hand-1": "30", "hand-2": "2",
+            "version": str(match.version)}
+    response = client.post(reverse("round_edit", args=[match.public_id, 1]), form)
+    assert response.status_code == 422
+    assert "this change would end the match before round 2" in response.content.decode()
+    assert Round.objects.get(number=1).entry["hands"] == [7, 15, 20]
+
+
+def test_the_round_page_names_the_game_and_asks_once_before_deleting(client, match):
+    post_round(client, match, 0, [7, 15, 20])
+    page = client.get(reverse("round_edit", args=[match.public_id, 1])).content.decode()
+    assert '<span class="game-name">Least Score</span>' in page
+    assert "Change round 1" in page
+    assert '<details class="confirm">' in page and "Yes, delete round 1" in page
