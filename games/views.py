@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import rules
+from games.changes import changes
 from games.forms import NewMatchForm
 from games.links import get_match, on_this_phone, remember
 from games.models import Conflict, Match, RoundEvent
@@ -334,7 +335,7 @@ def render_round(request, match, stored, position, entry, error, before=None):
     before = before or _before(match, stored, position)
     context = {"match": match, "game": match.rules, "table": before, "entry": entry,
                "error": error, "round_number": position + 1, "stored_round": stored[position],
-               "events": stored[position].events.all(),
+               "events": described(match, stored[position].events.all()),
                "extra": match.rules.entry_context(before, entry)}
     return render(request, "games/round_edit.html", context, status=422 if error else 200)
 
@@ -379,8 +380,30 @@ def history(request, public_id):
 def render_history(request, match, error=None):
     """The history page: every round (deleted ones too) with its events."""
     context = {"match": match, "game": match.rules, "error": error,
-               "rounds": match.rounds.prefetch_related("events")}
+               "rounds": numbered(match, match.rounds.prefetch_related("events"))}
     return render(request, "games/history.html", context, status=422 if error else 200)
+
+
+def numbered(match, rounds):
+    """Each stored round with its number on the scoreboard (a deleted one: the round it
+    followed) and its events, each with what it changed."""
+    position, shown = 0, []
+    for stored in rounds:
+        position += stored.deleted is None
+        shown.append({"round": stored, "position": position,
+                      "events": described(match, stored.events.all())})
+    return shown
+
+
+def described(match, events):
+    """(event, lines): each change to a round with what it changed from the entry before it."""
+    before, lines = None, []
+    for event in events:
+        changed = event.action == RoundEvent.EDITED and before is not None
+        lines.append((event, changes(match.rules, match.players, before, event.entry)
+                      if changed else []))
+        before = event.entry
+    return lines
 
 
 @require_POST

@@ -198,3 +198,23 @@ def test_the_round_page_names_the_game_and_asks_once_before_deleting(client, mat
     assert '<span class="game-name">Least Score</span>' in page
     assert "Change round 1" in page
     assert '<details class="confirm">' in page and "Yes, delete round 1" in page
+
+
+def test_history_says_what_changed_and_numbers_rounds_as_the_scoreboard(client):
+    match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
+    for declarer, hands in [(0, [7, 15, 20]), (1, [9, 5, 4]), (2, [8, 6, 3])]:
+        assert post_round(client, match, declarer, hands).status_code == 302
+    client.post(reverse("round_delete", args=[match.public_id, 1]), {"version": match.version})
+    match.refresh_from_db()
+    form = {"declarer": "0", "hand-0": "3", "hand-1": "6", "hand-2": "4",
+            "version": str(match.version)}
+    edited = client.post(reverse("round_edit", args=[match.public_id, 2]), form)
+    assert edited.status_code == 302, edited.context["error"]
+    page = visible(client.get(reverse("history", args=[match.public_id])).content.decode())
+    assert "Deleted round, before round 1" in page
+    # Stored round 2 is the scoreboard's round 1 now that round 1 is deleted.
+    first = page.split("Round 1")[1].split("Round 2")[0]
+    assert "who declared: Bo → Ann" in first
+    assert "Ann, hand: 9 → 3" in first and "Bo, hand: 5 → 6" in first
+    assert "Chen, hand" not in first  # unchanged
+    assert "Round entry" not in page

@@ -190,7 +190,9 @@ class Game:
     min_players = 2
     max_players = 2
     options = ()
-    entry_fields = ()  # the keys a round entry may hold; any other key is refused
+    # The keys a round entry may hold (any other is refused), each with what its value names:
+    # "seat", "team", "number", or one of those "per_seat" / "per_team" (round history words).
+    entry_fields = {}
     summary = ""  # a short rules summary shown on the entry screen
     labels = {}  # option names and values as players read them, e.g. {"kid_below": _("kid below")}
 

@@ -193,7 +193,7 @@ def item_phrase(item, hand):
 
 class Gongzhu(Game):
     slug = "gongzhu"
-    entry_fields = ("captured", "exposed")
+    entry_fields = {"captured": "per_seat", "exposed": "cards"}
     name = _("Gongzhu")
     min_players, max_players = 4, 4
     summary = _(
@@ -203,6 +203,7 @@ class Gongzhu(Game):
         "a raw total reaches minus the floor."
     )
     labels = {
+        "captured": _("cards taken"), "exposed": _("exposed cards"),
         "decks": _("decks"), "mode": _("mode"), "individual": _("individual"), "pairs": _("pairs"),
         "multiplier": _("multiplier"), "rounding": _("rounding"), "nearest": _("nearest"),
         "exact": _("exact"), "all_red_pig": _("all red turns the pig"),

@@ -60,7 +60,7 @@ def hand_totals(table, hands):
 
 class LeastScore(Game):
     slug = "least_score"
-    entry_fields = ("declarer", "hands")
+    entry_fields = {"declarer": "seat", "hands": "per_seat"}
     name = _("Least Score")
     min_players, max_players = 2, 8
     summary = _(
@@ -69,6 +69,7 @@ class LeastScore(Game):
         "declarer scores the penalty plus the difference. Above the threshold you are out."
     )
     labels = {
+        "declarer": _("who declared"), "hands": _("hand"),
         "threshold": _("threshold"), "eliminate_at": _("out at"), "over": _("over"),
         "reach": _("reach"), "tie": _("tie"), "declarer_wins": _("declarer wins"),
         "declarer_fails": _("declarer fails"), "penalty": _("penalty"), "end": _("end"),

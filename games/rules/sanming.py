@@ -64,7 +64,7 @@ class SanmingTable(Table):
 
 class Sanming(Game):
     slug = "sanming"
-    entry_fields = ("winner", "cards_left", "bombed")
+    entry_fields = {"winner": "seat", "cards_left": "per_seat", "bombed": "per_seat"}
     name = _("Sanming run-fast")
     min_players = max_players = PLAYERS
     summary = _(
@@ -73,7 +73,8 @@ class Sanming(Game):
         "When a total reaches the target, anyone below the kid line goes to 0 and the others "
         "double; each player then wins or pays the differences to the other two."
     )
-    labels = {"target": _("target"), "kid_below": _("kid below"), "bean_rate": _("bean rate")}
+    labels = {"target": _("target"), "kid_below": _("kid below"), "bean_rate": _("bean rate"),
+              "winner": _("who went out"), "cards_left": _("cards left"), "bombed": _("bombs")}
     options = (
         Option("target", 100, _("The match ends when a player's total reaches this."), "whole",
                low=1, high=100000),

@@ -119,7 +119,7 @@ def signed(number):
 
 class SixNimmt(Game):
     slug = "six_nimmt"
-    entry_fields = ("taken", "bullheads")
+    entry_fields = {"taken": "per_seat", "bullheads": "per_seat"}
     name = _("6 nimmt!")
     min_players, max_players = 2, 10
     summary = _(
@@ -128,6 +128,7 @@ class SixNimmt(Game):
         "is better: play until someone reaches 66, or score each hand as a game of its own."
     )
     labels = {
+        "taken": _("cards taken"), "bullheads": _("bullheads"),
         "deck": _("deck"), "seed": _("by players"), "full": _("full"), "tactics": _("tactics"),
         "end": _("end"), "66": _("at the limit"), "hand": _("every hand"), "limit": _("limit"),
         "share_rounding": _("share rounding"), "up": _("up"), "exact": _("exact"),

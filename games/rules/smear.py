@@ -124,7 +124,8 @@ def winning_team(options, hand, totals):
 
 class Smear(Game):
     slug = "smear"
-    entry_fields = ("bidder", "bid", "high", "low", "jack", "game", "game_points")
+    entry_fields = {"bidder": "seat", "bid": "number", "high": "team", "low": "team",
+                    "jack": "team", "game": "team", "game_points": "per_team"}
     name = _("Four Point Smear")
     min_players, max_players = 4, 4
     summary = _(
@@ -133,6 +134,8 @@ class Smear(Game):
         "bid; the other team scores every point it won. The first team to reach the target wins."
     )
     labels = {
+        "bidder": _("bidder"), "bid": _("bid"), "high": _("High"), "low": _("Low"),
+        "jack": _("Jack"), "game": _("Game"), "game_points": _("card points"),
         "target": _("target"), "win": _("win"), "higher": _("higher"),
         "bidder_out": _("bidder out"), "bid_only": _("bid only"), "undealt": _("undealt"),
     }

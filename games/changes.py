@@ -1,0 +1,53 @@
+"""What a change to a round changed, in the table's words: "Bo, hand: 15 → 16".
+
+The lines are engine Phrases, so the templates translate them and isolate each name and value.
+"""
+
+from games.rules.base import Phrase, Term, gettext_noop
+from games.rules.cards import DECK, pretty
+
+NOBODY = gettext_noop("nobody")
+
+
+def changes(game, players, before, after):
+    """Phrases saying how entry after differs from entry before, field by field."""
+    lines = []
+    for field, kind in game.entry_fields.items():
+        old, new = before.get(field), after.get(field)
+        if old == new:
+            continue
+        label = Term(game.label(field))
+        if kind in ("per_seat", "per_team"):
+            names = players if kind == "per_seat" else team_names(players)
+            lines += [Phrase(gettext_noop("%(name)s, %(field)s: %(before)s → %(after)s"),
+                             name=name, field=label, before=shown(item(old, k), players),
+                             after=shown(item(new, k), players))
+                      for k, name in enumerate(names) if item(old, k) != item(new, k)]
+        else:
+            lines.append(Phrase(gettext_noop("%(field)s: %(before)s → %(after)s"), field=label,
+                                before=shown(old, players, kind), after=shown(new, players, kind)))
+    return lines
+
+
+def team_names(players):
+    """Partners sit opposite: team 0 is seats 0 and 2, team 1 seats 1 and 3."""
+    if len(players) != 4:
+        return []
+    return [Phrase(gettext_noop("%(first)s & %(second)s"), first=players[t], second=players[t + 2])
+            for t in (0, 1)]
+
+
+def item(values, k):
+    return values[k] if isinstance(values, list) and k < len(values) else None
+
+
+def shown(value, players, kind="number"):
+    """A stored value as the entry form shows it: a name, a team, cards with their suits."""
+    if value is None:
+        return NOBODY if kind in ("seat", "team") else "–"
+    names = {"seat": players, "team": team_names(players)}.get(kind)
+    if names and isinstance(value, int) and 0 <= value < len(names):
+        return names[value]
+    if isinstance(value, list):
+        return " ".join(pretty(v) if v in DECK else str(v) for v in value) or "–"
+    return str(value)
