@@ -245,8 +245,8 @@ def round_create(request, public_id):
                 return retried(request, match, earlier, key)
             error = conflict_message(request, match)
         except DatabaseError:
-            error = _("Not saved: the server cannot write (its disk is full or read-only). "
-                      "What you typed is still here.")
+            error = _("Not saved: the server could not write it just now (its database is "
+                      "busy, full or read-only). What you typed is still here: try again.")
     if error:
         match.refresh_from_db()
         return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)

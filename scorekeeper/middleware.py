@@ -35,8 +35,9 @@ class StorageTrouble:
     def process_exception(self, request, exception):
         if isinstance(exception, OperationalError):
             logging.getLogger(__name__).error("Database trouble: %s", exception)
-            return error_page(request, 503, _("Nothing was saved: the server cannot write its "
-                                              "data right now (its disk is full or read-only)."))
+            return error_page(request, 503, _("Nothing was saved: the server could not write its "
+                                              "data just now (its database is busy, full or "
+                                              "read-only). Go back and try again."))
         return None
 
 

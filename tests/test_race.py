@@ -49,3 +49,23 @@ def test_many_phones_saving_round_1_at_once_store_exactly_one(kind, tmp_path):
         if status == 422:
             assert "round 1 was just entered from another phone" in body
     assert watcher.page.count('title="Edit this round"') == 1
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_copies_of_one_save_posted_at_once_without_a_version_store_one_round(kind, tmp_path):
+    """A retried save racing its own first copy (no version field): stored once, and every
+    copy is told it was saved, never that another phone entered the round."""
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        try:
+            _phone, match_path = new_least_score(server)
+            form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20"}
+            for burst in range(5):
+                answers = post_at_once(server, match_path, [{**form, "entry_key": f"key-{burst}"}]
+                                       * PHONES)
+                assert [status for status, _b, _l in answers] == [302] * PHONES
+            watcher = Phone(server.url)
+            watcher.get(match_path)
+        finally:
+            server.stop()
+    assert watcher.page.count('title="Edit this round"') == 5

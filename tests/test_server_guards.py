@@ -104,7 +104,7 @@ def test_a_save_on_a_full_disk_keeps_the_entry_and_says_why(client, monkeypatch)
     response = client.post(f"/m/{match.public_id}/rounds/", form)
     page = response.content.decode()
     assert response.status_code == 422
-    assert "cannot write" in page and 'value="15"' in page
+    assert "could not write it just now" in page and 'value="15"' in page
     assert match.rounds.count() == 0
 
 
