@@ -848,3 +848,12 @@ def test_the_form_s_cards_and_boxes_carry_what_the_template_draws():
         ("10♣", False),
         ("A♥", True),
     ]
+
+
+def test_all_red_names_only_the_ace_of_hearts_exposure():
+    # the turned pig 100 ×2 by Q♠, all red 200 ×2 by A♥: raw 600
+    entry = hand("QS " + HEARTS, "", "JD", "10C", exposed=["AH", "QS"])
+    assert lines(GAME.breakdown(table_after(entry), 0))[1].startswith(
+        "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100 ×2 "
+        "(Q♠ exposed), all red 200 ×2 (A♥ exposed) → raw 600;"
+    )

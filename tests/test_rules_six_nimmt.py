@@ -614,3 +614,22 @@ def test_the_chart_marks_the_limit_when_there_is_one():
     [(value, label)] = GAME.chart_marks(table_after(hands(2, [3, 5], limit=40)))
     assert (value, str(label)) == (40, "limit 40")
     assert GAME.chart_marks(table_after(hands(2, [3, 5], end="hand"))) == []
+
+
+@pytest.mark.parametrize(
+    "counts, message",
+    [
+        # tactics with 3 players: cards 1-34 carry 55 bullheads; 30 are dealt, and the 4 left in
+        # the rows carry at least 1 each: 51 at most, the top card (34) counted too
+        ([51, 0, 0], None),
+        ([30, 21, 0], None),
+        ([52, 0, 0], "round 1: a player's bullheads must be a whole number from 0 to 51"),
+        ([30, 22, 0], "round 1: a hand's bullheads add up to 14 to 51 in all, not 52"),
+    ],
+)
+def test_the_most_bullheads_of_a_small_deck(counts, message):
+    document = hands(3, counts, deck="tactics")
+    if message is None:
+        assert score(document)["totals"] == counts
+    else:
+        assert rejected(document) == message
