@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import rules
 from games.models import Match, Round, RoundEvent
-from games.rules.base import decimal, plain
-from games.rules.settle import transfers
+from games.rules.base import decimal
+from games.rules.settle import settlement
 from games.links import get_match, on_this_phone, remember
 
 IMPORT_BYTES = 1_000_000  # a match document of MAX_ROUNDS rounds is well under this
@@ -111,9 +111,7 @@ def series(match):
     if settled:
         amounts = [sum((decimal(s["amounts"][k]) for s in settled), Decimal(0))
                    for k in range(len(match.players))]
-        combined = {"amounts": [plain(a) for a in amounts], "count": len(settled),
-                    "transfers": transfers(match.players, amounts),
-                    "remainder": plain(sum(amounts, Decimal(0)))}
+        combined = {**settlement(match.players, amounts, 1), "count": len(settled)}
     return {"played": played, "combined": combined}
 
 

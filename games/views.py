@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import rules
+from games import records, rules
 from games.changes import changes
 from games.forms import NewMatchForm
 from games.links import get_match, on_this_phone, remember
@@ -187,7 +187,10 @@ def compute_board(match):
         )
     ]
     latest = len(table.rounds) - 1
+    # Only a rematch, or a finished match (which may have one), can belong to a series.
+    in_series = match.rematch_of_id is not None or result["finished"]
     return {
+        "series": records.series(match) if in_series else None,
         "table": table, "result": result, "rows": rows,
         "leaders": set(game.leaders(table)), "status": game.status(table),
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],

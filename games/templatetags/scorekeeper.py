@@ -178,14 +178,6 @@ def through(low, high):
 
 
 @register.filter
-def joined(value):
-    """A typed list (cards) back as the text the player typed; other values unchanged."""
-    if isinstance(value, list):
-        return " ".join(str(item) for item in value)
-    return "" if value is None else value
-
-
-@register.filter
 def is_list(value):
     return isinstance(value, list)
 
