@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import rules
 from games.models import Match, Round, RoundEvent
 from tests.html import visible
+from tests.views import refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -285,3 +286,16 @@ def test_every_screen_of_a_series_follows_a_change_to_any_of_its_matches(client)
     client.post(reverse("round_delete", args=[first.public_id, 3]))
     page = client.get(reverse("match", args=[second.public_id])).content.decode()
     assert "Settlement of 1 finished match" in page
+
+
+@pytest.mark.parametrize("method, name, with_match, allowed", [
+    ("post", "matches", False, ["GET"]),
+    ("put", "import_match", False, ["GET", "POST"]),
+    ("get", "rematch", True, ["POST"]),
+    ("post", "export_json", True, ["GET"]),
+    ("post", "export_csv", True, ["GET"]),
+])
+def test_a_wrong_method_is_refused(client, method, name, with_match, allowed):
+    args = [finished_sanming(client).public_id] if with_match else []
+    assert refuses(client, method, reverse(name, args=args), allowed)
+    assert Match.objects.count() == (1 if with_match else 0)

@@ -1,62 +1,16 @@
-"""The match screens without a browser: forms post and redirect, bad input never saves."""
+"""Rounds without a browser: entering, previewing, editing, deleting, closing; forms post
+and redirect, bad input never saves."""
 
 import re
-import subprocess
-import sys
 
 import pytest
 from django.urls import reverse
 
-from games.models import Match, Round
+from games.models import Round
 from tests.html import visible
+from tests.views import new_least_score, post_round, refuses
 
 pytestmark = pytest.mark.django_db
-
-
-def new_least_score(client, **options):
-    form = {"player_0": " Ann ", "player_1": "Bo", "player_2": "Chen", **options}
-    response = client.post(reverse("new_match", args=["least_score"]), form)
-    assert response.status_code == 302
-    return Match.objects.get()
-
-
-def post_round(client, match, declarer, *hands, **headers):
-    form = {"declarer": str(declarer)}
-    form.update({f"hand-{seat}": str(hand) for seat, hand in enumerate(hands)})
-    return client.post(reverse("round_create", args=[match.public_id]), form, **headers)
-
-
-def test_home_lists_every_game(client):
-    page = client.get("/").content.decode()
-    for name in ["Least Score", "Gongzhu", "6 nimmt!", "Smear", "Sanming"]:
-        assert name in page
-
-
-def test_starting_a_match_stores_trimmed_players_and_typed_options(client):
-    match = new_least_score(client, threshold="25")
-    assert match.players == ["Ann", "Bo", "Chen"]
-    assert match.options["threshold"] == 25
-    assert len(match.public_id) >= 24
-
-
-def test_the_match_is_remembered_on_this_phone(client):
-    match = new_least_score(client)
-    assert match.public_id in client.get("/").content.decode()
-
-
-@pytest.mark.parametrize("form, message", [
-    ({"player_0": "Ann", "player_1": "Ann"}, "two players are called Ann"),
-    ({"player_0": "Ann"}, "Type a name here: Least Score needs 2 players or more."),
-    ({"player_0": "Ann", "player_1": "Bo", "threshold": "5000"}, "less than or equal to 1000"),
-    ({"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"}, "option &#x27;halve_on&#x27;"),
-])
-def test_a_bad_new_match_form_says_why_and_keeps_the_names(client, form, message):
-    response = client.post(reverse("new_match", args=["least_score"]), form)
-    page = response.content.decode()
-    assert response.status_code == 200
-    assert message in page
-    assert 'value="Ann"' in page
-    assert not Match.objects.exists()
 
 
 def test_a_round_posts_and_redirects_without_javascript(client):
@@ -182,44 +136,6 @@ def test_a_round_after_the_end_is_refused(client):
     assert "round 3: the match is already finished" in response.content.decode()
 
 
-def test_unknown_match_and_round_are_404(client):
-    assert client.get("/m/not-a-match/").status_code == 404
-    match = new_least_score(client)
-    assert client.get(reverse("round_edit", args=[match.public_id, 9])).status_code == 404
-
-
-def test_the_match_page_needs_the_same_queries_for_2_and_20_rounds(
-        client, django_assert_max_num_queries, django_assert_num_queries):
-    match = new_least_score(client, threshold="1000")
-    for _ in range(2):
-        post_round(client, match, 0, 1, 15, 20)
-    # Drawing the page: its version, the match, its rounds (and the series, when finished).
-    with django_assert_max_num_queries(3):
-        client.get(reverse("match", args=[match.public_id]))
-    for _ in range(18):
-        post_round(client, match, 0, 1, 15, 20)
-    with django_assert_max_num_queries(3):
-        client.get(reverse("match", args=[match.public_id]))
-    # Drawn once for this version: a phone opening it again costs one query.
-    with django_assert_num_queries(1):
-        client.get(reverse("match", args=[match.public_id]))
-
-
-def test_a_bad_setting_stops_the_start_with_a_clear_message():
-    run = subprocess.run([sys.executable, "manage.py", "check"], capture_output=True, text=True,
-                         env={"DEBUG": "maybe", "PATH": "/usr/bin:/bin"})
-    assert run.returncode != 0
-    assert "DEBUG must be 1/true/yes/on or 0/false/no/off, not 'maybe'" in run.stderr
-
-
-def test_the_https_setup_passes_the_deployment_checks():
-    env = {"HTTPS": "1", "ALLOWED_HOSTS": "scores.example.org", "PATH": "/usr/bin:/bin",
-           "SECRET_KEY": "x" * 60 + "a-long-random-looking-secret-key-for-the-test-only"}
-    run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                         capture_output=True, text=True, env=env)
-    assert run.returncode == 0, run.stderr
-
-
 def test_a_closed_match_takes_no_round_until_it_is_reopened(client):
     match = new_least_score(client)
     client.post(reverse("match_close", args=[match.public_id]))
@@ -227,19 +143,6 @@ def test_a_closed_match_takes_no_round_until_it_is_reopened(client):
     assert response.status_code == 422
     assert "The match is closed: reopen it to add a round." in response.content.decode()
     assert not Round.objects.exists()
-
-
-def test_a_long_match_shows_its_latest_rounds_and_every_one_on_request(client):
-    match = new_least_score(client, threshold="1000")
-    Round.objects.bulk_create(Round(match=match, number=k + 1, entry={"declarer": 0, "hands": [1, 2, 2]})
-                              for k in range(45))
-    Match.objects.filter(pk=match.pk).update(version=45)
-    page = client.get(reverse("match", args=[match.public_id])).content.decode()
-    assert page.count('title="Edit this round"') == 30
-    assert "15 earlier rounds are not shown." in page
-    assert ">45<" in page.split("<tfoot>")[1]  # the totals still count every round
-    every = client.get(reverse("match", args=[match.public_id]), {"rounds": "all"}).content.decode()
-    assert every.count('title="Edit this round"') == 45
 
 
 def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
@@ -253,3 +156,19 @@ def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
     typo = client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "x", "hand-2": "20"})
     assert "a hand total must be a whole number from 1 to 50" in typo.content.decode()
     assert not Round.objects.exists()
+
+
+@pytest.mark.parametrize("method, name, args, allowed", [
+    ("get", "round_create", [], ["POST"]),
+    ("get", "round_preview", [], ["POST"]),
+    ("put", "round_edit", [1], ["GET", "POST"]),
+    ("get", "round_delete", [1], ["POST"]),
+    ("get", "round_restore", [1], ["POST"]),
+    ("get", "match_close", [], ["POST"]),
+    ("post", "history", [], ["GET"]),
+])
+def test_a_wrong_method_is_refused(client, method, name, args, allowed):
+    match = new_least_score(client)
+    post_round(client, match, 0, 7, 15, 20)
+    assert refuses(client, method, reverse(name, args=[match.public_id, *args]), allowed)
+    assert Round.objects.count() == 1
