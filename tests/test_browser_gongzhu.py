@@ -95,7 +95,7 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     expect(settlement).to_contain_text("-146.88")
     assert settlement.locator(".transfers li").all_inner_texts() == [
         "Bo pays Dee 64.32", "Bo pays Chen 62.76", "Bo pays Ann 19.56"]
-    expect(settlement).to_contain_text("Rounding leaves -0.24 unsettled.")
+    expect(settlement).to_contain_text("Rounding leaves 0.24 owed to nobody.")
     result = rules.score(stored_match())
     assert result["totals"] == [1956, -14688, 6276, 6432]
     assert result["raw_totals"] == [-230, -1270, 40, 50]

@@ -14,11 +14,16 @@ def tap(page, button, times=1):
         page.get_by_role("button", name=button).click()
 
 
+def tap_cards(page, seat, count):
+    """One tap on a loser's number of cards left (1-17)."""
+    page.locator(f"label:has(> input[name=cards_left-{seat}][value='{count}'])").click()
+
+
 def fill_hand(page, winner, cards, bombed=None):
-    """Tap who went out, then type each loser's cards left and times bombed."""
+    """Tap who went out and each loser's cards left, then type the times bombed."""
     page.locator("#entry label.pill", has_text=winner).click()
     for seat, count in cards.items():
-        page.locator(f"input[name=cards_left-{seat}]").fill(str(count))
+        tap_cards(page, seat, count)
     for seat, count in (bombed or {}).items():
         page.locator(f"input[name=bombed-{seat}]").fill(str(count))
 
@@ -33,13 +38,12 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     start_match(page, "Sanming run-fast", ["Ann", "Bo", "Chen"], bean_rate=5)
     expect(page.locator(".status")).to_contain_text("The holder of 3♠ leads the first hand.")
 
-    # Hand 1 with the steppers: Ann goes out, her row goes away; Bo 6 cards, Chen 11.
+    # Hand 1 by taps: Ann goes out, her row goes away; Bo 6 cards, Chen 11.
     page.locator("#entry label.pill", has_text="Ann").click()
-    expect(page.locator("input[name=cards_left-0]")).to_be_hidden()
-    tap(page, "One card more for Bo", 7)
-    tap(page, "One card fewer for Bo")
-    expect(page.locator("input[name=cards_left-1]")).to_have_value("6")
-    page.locator("input[name=cards_left-2]").fill("11")
+    expect(page.locator('.sanming-seat[data-seat="0"]')).to_be_hidden()
+    tap_cards(page, 1, 6)
+    expect(page.locator("input[name=cards_left-1][value='6']")).to_be_checked()
+    tap_cards(page, 2, 11)
     expect(page.locator("#preview")).to_contain_text("Chen: 11 cards ×2 = 22")
     screenshot(page, "sanming-entry")
     save(page)
@@ -55,12 +59,12 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
         "round 2: Chen's cards left must be a whole number from 1 to 17"
     )
     expect(page.locator("input[name=winner][value='1']")).to_be_checked()
-    expect(page.locator("input[name=cards_left-0]")).to_have_value("3")
+    expect(page.locator("input[name=cards_left-0][value='3']")).to_be_checked()
     expect(page.locator("input[name=bombed-2]")).to_have_value("1")
     expect(page.locator(".scoreboard tbody tr")).to_have_count(1)
     screenshot(page, "sanming-error")
 
-    page.locator("input[name=cards_left-2]").fill("14")
+    tap_cards(page, 2, 14)
     expect(page.locator("#preview")).to_contain_text("Chen: 14 cards ×2 = 28, bombed once ×2 = 56")
     save(page)
     expect_totals(page, ["3", "6", "78"])
@@ -101,7 +105,7 @@ def test_a_hand_is_entered_without_javascript(browser, live_server, phone):
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False, **PHONE)
     page = context.new_page()
     page.goto(phone.url)
-    expect(page.get_by_role("button", name="One card more for Bo")).to_be_hidden()
+    expect(page.get_by_role("button", name="One bomb more for Bo")).to_be_hidden()
     fill_hand(page, "Chen", {0: 17, 1: 12}, bombed={1: 1})
     page.get_by_role("button", name="Save round").click()
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
