@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 WORKERS ?= 3
 
-.PHONY: run test ci check-migrations install messages test-tools lint mutation
+.PHONY: run test ci check-migrations install messages test-tools lint mutation offline-runtime
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -25,11 +25,16 @@ install: $(VENV)/.installed
 messages: $(VENV)/.installed
 	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages -v0; fi
 
-run: $(VENV)/.installed messages
+run: $(VENV)/.installed messages offline-runtime
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) -m scorekeeper.address $(PORT)
 	PORT=$(PORT) WORKERS=$(WORKERS) $(VENV)/bin/gunicorn scorekeeper.wsgi -c scorekeeper/gunicorn_conf.py
+
+# Offline scoring's Python runtime (Pyodide from the npm registry, pinned and checksummed) into
+# static/offline/pyodide/; without npm one line says offline scoring is off.
+offline-runtime:
+	@scripts/fetch-pyodide
 
 check-migrations: $(VENV)/.installed
 	$(PY) manage.py makemigrations --check --dry-run -v0
@@ -38,7 +43,7 @@ check-migrations: $(VENV)/.installed
 test-tools: $(VENV)/.installed-test
 	scripts/test-tools $(VENV)
 
-test: test-tools check-migrations messages
+test: test-tools check-migrations messages offline-runtime
 	$(VENV)/bin/pytest
 
 lint: $(VENV)/.installed-test

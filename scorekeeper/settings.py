@@ -15,7 +15,7 @@ TIME_ZONE     e.g. Asia/Shanghai: the times shown in round history (default UTC)
 import os
 
 import dj_database_url
-from csp.constants import NONE, SELF
+from csp.constants import NONE, SELF, WASM_UNSAFE_EVAL
 from django.core.exceptions import ImproperlyConfigured
 
 from scorekeeper.environment import env_flag, env_list
@@ -144,11 +144,17 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+# The offline runtime (games/offline.py) lives in a folder named by its version: a phone may
+# keep it for good. Other static files keep whitenoise's short default.
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^/static/offline/pyodide/[0-9][0-9.]*/"
+
 # No inline scripts or styles anywhere: scripts and the stylesheet come from /static/.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        "script-src": [SELF],
+        # 'wasm-unsafe-eval' lets the phone compile WebAssembly (the Pyodide runtime that scores
+        # offline, static/offline/worker.js); it allows no eval() of JavaScript and no inline code.
+        "script-src": [SELF, WASM_UNSAFE_EVAL],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
