@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import records, views
+from games import offline, records, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -24,4 +24,9 @@ urlpatterns = [
     path("m/<str:public_id>/rematch/", records.rematch, name="rematch"),
     path("m/<str:public_id>/export.json", records.export_json, name="export_json"),
     path("m/<str:public_id>/export.csv", records.export_csv, name="export_csv"),
+    # Scoring with no network (games/offline.py).
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/manifest.json", offline.manifest_view, name="offline_manifest"),
+    path("offline/<slug:name>-<slug:digest>.zip", offline.bundle_view, name="offline_bundle"),
+    path("m/<str:public_id>/offline.json", offline.state, name="offline_state"),
 ]

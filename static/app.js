@@ -102,5 +102,12 @@
     }).catch(function () { explain(button); });
   });
   document.addEventListener("DOMContentLoaded", setUpWakeLock);
+
+  // Reopening a match with no network needs a service worker, which browsers allow only in a
+  // secure context (HTTPS, or localhost): the share page says so on a plain LAN address.
+  document.addEventListener("DOMContentLoaded", function () {
+    var note = document.querySelector("[data-insecure-note]");
+    if (note) note.hidden = window.isSecureContext;
+  });
   document.addEventListener("htmx:afterSettle", setUpWakeLock);
 })();

@@ -1,0 +1,235 @@
+"""Scoring with no network: what a phone needs to go on scoring a match it has opened.
+
+The phone runs the engine itself, games/rules/ unchanged, under Pyodide (a Python runtime in
+WebAssembly, fetched by `make` from the npm registry into static/offline/pyodide/VERSION/ and
+served by whitenoise). This module serves the rest, each piece under a name that changes with
+its content, so a phone keeps it until it changes:
+
+- two bundles (zip files unpacked into the runtime's file system): the part of Django that draws
+  templates, and the app's own part (the engine, the template tags, the templates, the compiled
+  translations and static/offline/phone.py, which builds the screen's context on the phone);
+- manifest.json: where the runtime and the current bundles are;
+- /sw.js: the service worker (static/offline/sw.js), which keeps the app shell and each opened
+  match on the phone;
+- /m/<score link>/offline.json: the match as the server has it, which the phone's own rounds
+  build on until they are sent.
+"""
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import django
+from django.conf import settings
+from django.db import transaction
+from django.http import Http404, HttpResponse, JsonResponse
+from django.templatetags.static import static
+from django.views.decorators.http import require_GET
+
+from games.links import get_match
+from games.models import Match
+
+PYODIDE_VERSION = "0.29.5"  # scripts/fetch-pyodide pins the same version and its checksum
+ROOT = Path(__file__).resolve().parent.parent
+RUNTIME = ROOT / "static" / "offline" / "pyodide" / PYODIDE_VERSION
+IMMUTABLE = "public, max-age=31536000, immutable"
+LANGUAGES = ("en", "es", "fa", "mn", "zh_Hans")  # Django's own number formats for these
+
+
+def runtime_ready():
+    """True when `make` has fetched and verified the Pyodide runtime."""
+    return (RUNTIME / ".verified").is_file() and (RUNTIME / "pyodide.asm.wasm").is_file()
+
+
+def app_files():
+    """(name in the bundle, file) for the app's part: what phone.py imports and draws."""
+    patterns = [
+        "games/__init__.py",
+        "games/urls.py",
+        "games/chart.py",
+        "games/rules/*.py",
+        "games/templatetags/*.py",
+        "scorekeeper/__init__.py",
+        "scorekeeper/formats/**/*.py",
+        "templates/games/**/*.html",
+        "locale/*/LC_MESSAGES/django.mo",
+    ]
+    found = [
+        (str(path.relative_to(ROOT)), path)
+        for pattern in patterns
+        for path in sorted(ROOT.glob(pattern))
+    ]
+    return [*found, ("phone.py", ROOT / "static" / "offline" / "phone.py")]
+
+
+def django_files():
+    """(name in the bundle, file) for the part of Django that draws templates, and the two
+    packages it imports (asgiref, sqlparse: Django's template tags import its http module,
+    which imports its database layer).
+
+    Django's Python code without the contrib apps, tests, database backends, migrations and
+    management commands, and of its locale folder only the number formats of the app's
+    languages (and its English catalog, which Django requires for the default language).
+    """
+    import asgiref
+    import sqlparse
+
+    site = Path(django.__file__).parent.parent
+    skip = (
+        "django/contrib/",
+        "django/test/",
+        "django/conf/app_template/",
+        "django/conf/project_template/",
+        "django/db/backends/mysql/",
+        "django/db/backends/oracle/",
+        "django/db/backends/postgresql/",
+        "django/db/backends/sqlite3/",
+        "django/db/migrations/",
+        "django/core/management/commands/",
+        "django/conf/locale/",
+    )
+    files = []
+    for top in (Path(module.__file__).parent for module in (django, asgiref, sqlparse)):
+        for path in sorted(top.rglob("*.py")):
+            name = path.relative_to(site).as_posix()
+            if not name.startswith(skip):
+                files.append((name, path))
+    locale = Path(django.__file__).parent / "conf" / "locale"
+    files.append(("django/conf/locale/__init__.py", locale / "__init__.py"))
+    for language in LANGUAGES:
+        for part in ("__init__.py", "formats.py"):
+            if (locale / language / part).is_file():
+                files.append((f"django/conf/locale/{language}/{part}", locale / language / part))
+    files.append(
+        ("django/conf/locale/en/LC_MESSAGES/django.mo", locale / "en" / "LC_MESSAGES" / "django.mo")
+    )
+    return files
+
+
+class Bundle:
+    """A zip of files, named by a hash of its content; rebuilt only when a file changes."""
+
+    def __init__(self, name, list_files):
+        self.name, self.list_files = name, list_files
+        self.stamp, self.data, self.digest = None, b"", ""
+
+    def current(self):
+        files = self.list_files()
+        stamp = tuple(
+            (name, os.stat(path).st_mtime_ns, os.stat(path).st_size) for name, path in files
+        )
+        if stamp != self.stamp:
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+                for name, path in files:
+                    # A fixed date: the same files make the same bytes, hence the same name.
+                    info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    archive.writestr(info, path.read_bytes())
+            self.data = buffer.getvalue()
+            self.digest = hashlib.sha256(self.data).hexdigest()[:16]
+            self.stamp = stamp
+        return self
+
+    @property
+    def filename(self):
+        return f"{self.name}-{self.digest}.zip"
+
+
+BUNDLES = {"django": Bundle("django", django_files), "app": Bundle("app", app_files)}
+
+
+def manifest():
+    """Where the phone finds the runtime and the bundles, and the version naming them all."""
+    bundles = [BUNDLES[name].current() for name in BUNDLES]
+    names = [f"/offline/{bundle.filename}" for bundle in bundles]
+    runtime = static(f"offline/pyodide/{PYODIDE_VERSION}/") if runtime_ready() else None
+    version = hashlib.sha256(json.dumps([runtime, names]).encode()).hexdigest()[:16]
+    return {"runtime": runtime, "bundles": names, "version": version}
+
+
+@require_GET
+def manifest_view(request):
+    response = JsonResponse(manifest())
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def bundle_view(request, name, digest):
+    bundle = BUNDLES.get(name)
+    if bundle is None or bundle.current().digest != digest:
+        raise Http404("no such bundle")
+    response = HttpResponse(bundle.data, content_type="application/zip")
+    response["Cache-Control"] = IMMUTABLE
+    return response
+
+
+def shell():
+    """The static files of the match screen: the service worker keeps them on the phone."""
+    names = sorted(
+        path.name
+        for pattern in ("*.js", "*.css", "*.svg", "*.json")
+        for path in (ROOT / "static").glob(pattern)
+    )
+    names += [
+        "django_htmx/htmx-2.min.js",
+        "offline/offline.css",
+        "offline/offline.js",
+        "offline/worker.js",
+    ]
+    return [static(name) for name in names]
+
+
+@require_GET
+def service_worker(request):
+    """static/offline/sw.js with the version of what it keeps (a new version replaces it)."""
+    source = (ROOT / "static" / "offline" / "sw.js").read_text()
+    stamp = hashlib.sha256()
+    for url in shell():
+        path = ROOT / "static" / url.removeprefix(settings.STATIC_URL)
+        if path.is_file():  # htmx is Django-htmx's: it changes with its (pinned) version
+            stamp.update(path.read_bytes())
+    current = manifest()
+    config = {
+        "version": f"{current['version']}-{stamp.hexdigest()[:12]}",
+        "shell": shell(),
+        "manifest": "/offline/manifest.json",
+    }
+    response = HttpResponse(
+        source.replace("/*CONFIG*/{}", json.dumps(config)), content_type="text/javascript"
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def state(request, public_id):
+    """The match as the server has it now: the document the engine scores, its version, the
+    stored number and entry key of each round, and the keys of deleted rounds. A phone knows
+    its own rounds by their keys (which only a score link ever sees)."""
+    match = get_match(public_id)
+    for _attempt in range(5):  # a save landing between the reads: read again
+        with transaction.atomic():
+            version = Match.version_of("public_id", public_id)
+            match.refresh_from_db()
+            rounds = list(match.rounds.values_list("number", "entry", "entry_key", "deleted"))
+        if Match.version_of("public_id", public_id) == version == match.version:
+            break
+    live = [(number, entry, key) for number, entry, key, deleted in rounds if deleted is None]
+    response = JsonResponse(
+        {
+            "public_id": match.public_id,
+            "version": match.version,
+            "document": match.document([entry for _n, entry, _k in live]),
+            "numbers": [number for number, _e, _k in live],
+            "keys": [key for _n, _e, key in live],
+            "deleted_keys": [key for _n, _e, key, deleted in rounds if deleted is not None and key],
+        },
+        json_dumps_params={"ensure_ascii": False},
+    )
+    response["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,96 @@
+/* Scorekeeper's service worker (served as /sw.js by games/offline.py, which fills in CONFIG):
+   keeps on the phone what a match screen needs to open with no network.
+
+   - the app shell (stylesheet, scripts, icon) and each match page opened (score and watch
+     links): network first (a network that does not answer is given up after PAGE_WAIT_MS), the
+     last copy otherwise; static/offline/offline.js asks for a fresh
+     copy whenever the match changes;
+   - the Python runtime and the engine's bundles: their names change with their content, so a
+     kept copy is used as it is, fetched once;
+   - never a POST, a live check or the match state (offline.json): those need the server. */
+"use strict";
+const CONFIG = /*CONFIG*/{};
+const SHELL = "shell-" + CONFIG.version;
+const PAGES = "pages";
+const RUNTIME = "runtime";
+const PAGE_WAIT_MS = 5000;
+const MATCH_PAGE = /^\/[mw]\/[^/]+\/$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll([...CONFIG.shell, CONFIG.manifest]))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("shell-") && name !== SHELL) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+// What a fresh manifest names is kept; runtimes and bundles it no longer names go.
+async function pruneRuntime(manifest) {
+  const cache = await caches.open(RUNTIME);
+  const wanted = manifest.bundles.map((url) => new URL(url, self.location).pathname);
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    const current = wanted.includes(path) || (manifest.runtime && path.startsWith(manifest.runtime));
+    if (!current) await cache.delete(request);
+  }
+}
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no answer")), ms);
+    promise.then((value) => { clearTimeout(timer); resolve(value); },
+                 (error) => { clearTimeout(timer); reject(error); });
+  });
+}
+
+async function networkFirst(request, cacheName, wait) {
+  try {
+    const fetched = fetch(request);
+    const response = await (wait ? withTimeout(fetched, wait) : fetched);
+    if (response.ok) {
+      const cache = await caches.open(cacheName);
+      await cache.put(request.url.split("#")[0], response.clone());
+    }
+    return response;
+  } catch (error) {
+    const kept = await caches.match(request.url.split("#")[0], { ignoreVary: true });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+async function keptFirst(request) {
+  const kept = await caches.match(request, { ignoreVary: true });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) (await caches.open(RUNTIME)).put(request, response.clone());
+  return response;
+}
+
+async function manifest(request) {
+  const response = await networkFirst(request, SHELL);
+  if (response.ok) response.clone().json().then(pruneRuntime).catch(() => {});
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  const path = url.pathname;
+  if (path === CONFIG.manifest) {
+    event.respondWith(manifest(request));
+  } else if (path.startsWith("/offline/") || path.startsWith("/static/offline/pyodide/")) {
+    event.respondWith(keptFirst(request));
+  } else if (path.startsWith("/static/")) {
+    event.respondWith(networkFirst(request, SHELL, PAGE_WAIT_MS));
+  } else if (MATCH_PAGE.test(path)) {
+    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS));
+  }
+});
