@@ -1,0 +1,220 @@
+"""Scoring with no network: a phone that has opened a match keeps scoring it offline with the
+same engine (games/rules/ under Pyodide), keeps its rounds through a restart, and sends them
+once when the network is back; another phone's rounds meanwhile are shown, never guessed at.
+
+The offline runtime is fetched by `make` (scripts/fetch-pyodide, which needs npm): without it
+these tests are skipped, saying so.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import rules
+from games.models import Match, Round
+from games.offline import runtime_ready
+from tests.browser import pick
+from tests.conftest import CHROMIUM_ARGS, PHONE, screenshot
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not runtime_ready(),
+        reason="the offline runtime (Pyodide) is not fetched: `make offline-runtime` needs npm",
+    ),
+]
+READY_MS = 90_000  # Pyodide's first start on a slow, shared machine
+
+
+@pytest.fixture
+def match():
+    return Match.objects.create(
+        game="least_score", players=["Ann", "Bo", "Chen"], options={"threshold": 100}
+    )
+
+
+def browser_executable(browser):
+    """The Chromium the session's browser runs (tests/browser.py picks it)."""
+    return pick(browser.browser_type.executable_path)
+
+
+def ready(page):
+    """Wait until the phone can score with no network (engine warm, state and page kept)."""
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1, timeout=READY_MS)
+
+
+def fill_round(page, declarer, hands):
+    page.locator(f"input[name=declarer][value='{declarer}']").check(force=True)
+    for seat, hand in enumerate(hands):
+        page.locator(f"input[name=hand-{seat}]").fill(str(hand))
+
+
+def save_round(page, number):
+    """Tap Save round and wait for the next round's form (saved online or on the phone)."""
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_role("heading", name=f"Round {number + 1}")).to_be_visible()
+
+
+def totals(page):
+    return page.locator(".scoreboard tfoot td").all_inner_texts()
+
+
+def server_totals(match):
+    match.refresh_from_db()
+    return [str(t) for t in rules.score(match.document())["totals"]]
+
+
+HANDS = [(0, [7, 15, 20]), (1, [9, 5, 4]), (2, [14, 12, 3])]
+
+
+def test_a_match_reopened_offline_scores_three_rounds_and_sends_them_once(phone, match):
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    ready(page)
+    for number, (declarer, hands) in enumerate(HANDS, 1):
+        fill_round(page, declarer, hands)
+        save_round(page, number)
+    shown = totals(page)
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 3")
+    expect(page.locator("[data-offline-note]")).to_contain_text("Offline")
+    expect(page.locator(".breakdown")).to_contain_text("Chen declared")
+    screenshot(page, "offline-three-rounds")
+    assert Round.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
+    assert Round.objects.count() == 3
+    assert [r.entry for r in Round.objects.order_by("number")] == [
+        {"declarer": d, "hands": h} for d, h in HANDS
+    ]
+    assert server_totals(match) == shown
+    assert totals(page) == shown
+    assert page.locator(".scoreboard tr.waiting").count() == 0
+
+
+def test_another_phones_round_meanwhile_is_shown_and_the_scorer_chooses(
+    browser, live_server, match
+):
+    """Phone A scores two rounds offline while phone B enters round 1: back online, A is told in
+    words, adds its first round as round 2 and drops its second; nothing is guessed."""
+    a = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    b = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    a.goto(f"/m/{match.public_id}/")
+    ready(a)
+    a.context.set_offline(True)
+    fill_round(a, 0, [7, 15, 20])
+    save_round(a, 1)
+    fill_round(a, 1, [9, 5, 4])
+    save_round(a, 2)
+    expect(a.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 2")
+
+    b.goto(f"/m/{match.public_id}/")
+    fill_round(b, 2, [10, 12, 3])
+    save_round(b, 1)
+    assert Round.objects.count() == 1
+
+    a.context.set_offline(False)
+    panel = a.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text(
+        "While you were offline, another phone entered round 1.", timeout=20_000
+    )
+    expect(panel).to_contain_text("Your round 1:")
+    expect(panel).to_contain_text("Ann declared")  # what this phone's round 1 was
+    expect(a.locator(".breakdown")).to_contain_text("Chen declared")  # and the other phone's
+    expect(a.locator("#entry")).to_be_hidden()
+    screenshot(a, "offline-conflict")
+    assert Round.objects.count() == 1
+
+    panel.get_by_role("button", name="Add it as round 2").click()
+    expect(panel).to_contain_text("Your round 2:")
+    expect(panel.get_by_role("button", name="Add it as round 3")).to_be_visible()
+    assert [r.entry["declarer"] for r in Round.objects.order_by("number")] == [2, 0]
+
+    panel.get_by_role("button", name="Drop it").click()
+    expect(panel).to_be_hidden()
+    expect(a.locator("[data-offline-note]")).to_be_hidden()
+    expect(a.locator(".scoreboard tbody tr")).to_have_count(2)
+    assert [r.entry["declarer"] for r in Round.objects.order_by("number")] == [2, 0]
+    assert totals(a) == server_totals(match)
+    expect(a.get_by_role("heading", name="Round 3")).to_be_visible()
+    a.context.close()
+    b.context.close()
+
+
+def test_rounds_entered_offline_survive_closing_the_browser(browser, live_server, match, tmp_path):
+    """A persistent profile (the phone's browser) closed while offline and opened again offline:
+    the rounds still wait, then go when the network is back."""
+
+    def open_phone(offline):
+        context = browser.browser_type.launch_persistent_context(
+            tmp_path / "profile",
+            executable_path=browser_executable(browser),
+            args=CHROMIUM_ARGS,
+            base_url=live_server.url,
+            offline=offline,
+            **PHONE,
+        )
+        context.set_default_timeout(10_000)
+        return context, context.pages[0] if context.pages else context.new_page()
+
+    context, page = open_phone(offline=False)
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    context.set_offline(True)
+    for number, (declarer, hands) in enumerate(HANDS[:2], 1):
+        fill_round(page, declarer, hands)
+        save_round(page, number)
+    shown = totals(page)
+    context.close()
+
+    context, page = open_phone(offline=True)
+    page.goto(f"/m/{match.public_id}/")
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 2")
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    assert totals(page) == shown
+    assert Round.objects.count() == 0
+
+    context.set_offline(False)
+    expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
+    assert Round.objects.count() == 2
+    assert server_totals(match) == shown == totals(page)
+    context.close()
+
+
+def test_a_watching_phone_keeps_the_last_scoreboard_and_catches_up(browser, live_server, match):
+    watcher = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    watcher.goto(f"/w/{match.watch_id}/")
+    expect(watcher.locator(".scoreboard")).to_contain_text("No rounds yet")
+    watcher.context.set_offline(True)
+    note = watcher.locator("[data-offline-note]")
+    expect(note).to_have_text(re.compile(r"Offline: the scoreboard as of \d\d:\d\d"), timeout=8000)
+    screenshot(watcher, "offline-watcher")
+    Match.objects.get(pk=match.pk).append_round({"declarer": 0, "hands": [7, 15, 20]}, "k1", None)
+    watcher.context.set_offline(False)
+    expect(watcher.locator(".scoreboard tfoot")).to_contain_text("13", timeout=8000)
+    expect(note).to_be_hidden()
+    watcher.context.close()
+
+
+def test_the_engine_in_the_browser_gives_the_servers_result_for_every_worked_example(phone, match):
+    from tests.test_examples import INVALID, MATCHES, expected_result, load
+
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    texts = [path.read_text(encoding="utf-8") for path in [*MATCHES, *INVALID]]
+    answers = page.evaluate(
+        "texts => Promise.all(texts.map(text => window.scorekeeperOffline.score(text)))", texts
+    )
+    import json
+
+    results = [json.loads(answer) for answer in answers]
+    assert results[: len(MATCHES)] == [expected_result(path) for path in MATCHES]
+    assert results[len(MATCHES) :] == [{"error": load(path)["error"]} for path in INVALID]

@@ -1,0 +1,267 @@
+"""Scoring with no network, without a browser: what the phone draws from its bundles is what
+the server draws, and the offline endpoints give what the phone needs and nothing more.
+
+The phone's code (static/offline/phone.py and the bundles games/offline.py serves) runs here in
+a separate CPython process started with -I -S: no site-packages, only what is in the bundles,
+as in the browser (tests/test_browser_offline.py runs the same under Pyodide in Chromium).
+"""
+
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import translation
+
+from games import offline, views
+from games.models import Match
+from tests.test_examples import MATCHES, load
+
+LANGUAGES = ["en", "es", "fa", "zh-hans", "mn"]
+CSRF, KEY = "csrf-token-for-the-comparison", "entry-key-for-the-comparison"
+
+
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory):
+    """The two bundles as the phone unpacks them."""
+    folder = tmp_path_factory.mktemp("phone")
+    for bundle in offline.BUNDLES.values():
+        zipfile.ZipFile(io.BytesIO(bundle.current().data)).extractall(folder)
+    return folder
+
+
+PHONE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import phone
+phone.setup(sys.argv[1])
+out = []
+for call, request in json.load(sys.stdin):
+    out.append(json.loads(getattr(phone, call)(json.dumps(request))))
+json.dump(out, sys.stdout)
+"""
+
+
+def on_the_phone(bundles, calls):
+    """Run [(function, request), ...] in phone.py from the bundles alone; their answers."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", PHONE, str(bundles)],
+        input=json.dumps(calls),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def stored_match(document):
+    match = Match.objects.create(
+        game=document["game"], players=document["players"], options=document.get("options") or {}
+    )
+    for number, entry in enumerate(document["rounds"], 1):
+        match.append_round(entry, f"key-{number}", None)
+    match.refresh_from_db()
+    return match
+
+
+def server_body(match, language):
+    """The match body as the server draws it after a save (games.views.render_match)."""
+    request = RequestFactory().get(f"/m/{match.public_id}/")
+    request.htmx = True
+    with translation.override(language):
+        context = views.match_context(request, match, True, entry_key=KEY)
+        return render_to_string(
+            "games/partials/match_body.html", {**context, "csrf_token": CSRF}, request
+        )
+
+
+def state_of(client, match):
+    return client.get(reverse("offline_state", args=[match.public_id])).json()
+
+
+def at_version(html, version):
+    """html as drawn for another version of its match (the form's, the live check's)."""
+    html = re.sub(r'name="version" value="\d+"', f'name="version" value="{version}"', html)
+    html = re.sub(r"\?v=\d+", f"?v={version}", html)
+    return re.sub(r'data-version="\d+"', f'data-version="{version}"', html)
+
+
+def normal(html):
+    """Blank lines differ where the server's fragment cache leaves them."""
+    return re.sub(r"\n\s*\n", "\n", html).strip()
+
+
+@pytest.mark.django_db
+def test_the_phone_draws_the_match_screen_the_server_draws(client, bundles):
+    """Every worked example, in every language: the whole match body, byte for byte (but blank
+    lines), from the server's views and from the bundles on the phone."""
+    cases, expected = [], []
+    for path in MATCHES:
+        document = load(path)
+        match = stored_match(document)
+        state = state_of(client, match)
+        for language in LANGUAGES:
+            expected.append(server_body(match, language))
+            cases.append(
+                ("body", {"state": state, "csrf": CSRF, "entry_key": KEY, "language": language})
+            )
+    answers = on_the_phone(bundles, cases)
+    for (_call, request), answer, drawn in zip(cases, answers, expected):
+        assert normal(answer["html"]) == normal(drawn), request["state"]["document"]["game"]
+
+
+@pytest.mark.django_db
+def test_rounds_entered_on_the_phone_draw_as_the_server_draws_them_once_sent(client, bundles):
+    """The last two rounds of each example entered on the phone (not yet sent) give the screen
+    the server gives once they are stored, but for the version the form was drawn at."""
+    cases, expected = [], []
+    for path in MATCHES:
+        document = load(path)
+        if len(document["rounds"]) < 2:
+            continue
+        before = stored_match({**document, "rounds": document["rounds"][:-2]})
+        state = state_of(client, before)
+        match = stored_match(document)
+        expected.append(at_version(server_body(match, "en"), state["version"]))
+        cases.append(
+            (
+                "body",
+                {
+                    "state": {**state, "public_id": match.public_id},
+                    "pending": document["rounds"][-2:],
+                    "csrf": CSRF,
+                    "entry_key": KEY,
+                    "language": "en",
+                },
+            )
+        )
+    answers = on_the_phone(bundles, cases)
+    assert len(answers) >= 8
+    for answer, drawn in zip(answers, expected):
+        assert normal(answer["html"]) == normal(drawn)
+
+
+@pytest.mark.django_db
+def test_a_save_on_the_phone_checks_and_answers_as_the_server_does(client, bundles):
+    match = Match.objects.create(
+        game="least_score", players=["Ann", "Bo", "Chen"], options={"threshold": 25}
+    )
+    state = state_of(client, match)
+    good = [["declarer", "0"], ["hand-0", "7"], ["hand-1", "15"], ["hand-2", "20"]]
+    bad = [["declarer", "1"], ["hand-0", "9"], ["hand-1", "5"], ["hand-2", "75"]]
+    base = {"state": state, "csrf": CSRF, "entry_key": KEY, "next_key": "next", "language": "en"}
+    saved, refused, preview = on_the_phone(
+        bundles,
+        [
+            ("save", {**base, "form": good}),
+            ("save", {**base, "form": bad}),
+            ("preview", {**base, "form": good}),
+        ],
+    )
+    assert saved["entry"] == {"declarer": 0, "hands": [7, 15, 20]}
+    assert 'name="entry_key" value="next"' in saved["html"]
+    assert refused["error"] == "round 1: a hand total must be a whole number from 1 to 50"
+    assert 'value="75"' in refused["html"] and f'value="{KEY}"' in refused["html"]
+    assert "<bdi>Ann</bdi> declared: the declaration stands" in preview["html"]
+
+    # The server says the same of the same forms.
+    page = client.get(reverse("match", args=[match.public_id]))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())[1]
+    answer = client.post(
+        reverse("round_create", args=[match.public_id]),
+        {**dict(bad), "csrfmiddlewaretoken": token},
+        HTTP_HX_REQUEST="true",
+    )
+    assert refused["error"] in answer.content.decode()
+
+
+def test_the_phone_keeps_the_servers_constants():
+    source = (offline.ROOT / "static" / "offline" / "phone.py").read_text()
+    from django.conf import settings
+
+    assert f"ROWS_SHOWN = {views.ROWS_SHOWN} " in source
+    assert re.search(r"LANGUAGES = (\[.*?\])  #", source, re.S)
+    namespace = {}
+    exec(re.search(r"^LANGUAGES = .*?\]", source, re.S | re.M)[0], namespace)
+    assert namespace["LANGUAGES"] == settings.LANGUAGES
+
+
+def test_the_engine_reaches_the_phone_unchanged():
+    bundle = zipfile.ZipFile(io.BytesIO(offline.BUNDLES["app"].current().data))
+    for path in sorted((offline.ROOT / "games" / "rules").glob("*.py")):
+        assert bundle.read(f"games/rules/{path.name}") == path.read_bytes()
+    assert "games/models.py" not in bundle.namelist()  # no database on the phone
+
+
+@pytest.mark.django_db
+def test_the_manifest_names_the_runtime_and_bundles_by_their_content(client, monkeypatch):
+    answer = client.get("/offline/manifest.json")
+    assert answer["Cache-Control"] == "no-cache"
+    manifest = answer.json()
+    for url in manifest["bundles"]:
+        bundle = client.get(url)
+        assert bundle.status_code == 200 and bundle["Content-Type"] == "application/zip"
+        assert "immutable" in bundle["Cache-Control"]
+        assert client.get(re.sub(r"-\w+\.zip$", "-0000000000000000.zip", url)).status_code == 404
+    assert client.get("/offline/nothing-0000000000000000.zip").status_code == 404
+    monkeypatch.setattr(offline, "runtime_ready", lambda: False)
+    assert client.get("/offline/manifest.json").json()["runtime"] is None  # offline scoring off
+
+
+@pytest.mark.django_db
+def test_the_service_worker_keeps_every_file_the_match_screen_loads(client):
+    worker = client.get("/sw.js")
+    assert worker["Content-Type"].startswith("text/javascript")
+    assert worker["Cache-Control"] == "no-cache"
+    config = json.loads(re.search(r"const CONFIG = (\{.*?\});", worker.content.decode())[1])
+    for url in config["shell"]:
+        assert finders.find(url.removeprefix("/static/")), url
+    match = Match.objects.create(game="least_score", players=["Ann", "Bo"])
+    for link in (reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id])):
+        page = client.get(link).content.decode()
+        loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', page))
+        assert loaded and loaded <= set(config["shell"])
+
+
+@pytest.mark.django_db
+def test_the_match_state_is_for_score_links_only(client):
+    match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
+    match.append_round({"declarer": 0, "hands": [7, 15, 20]}, "first", None)
+    match.append_round({"declarer": 1, "hands": [9, 5, 4]}, "second", None)
+    first = match.rounds.get(number=1)
+    match.change_round(first, None, "deleted", deleted=first.created)
+    answer = client.get(reverse("offline_state", args=[match.public_id]))
+    assert answer["Cache-Control"] == "no-store"
+    state = answer.json()
+    match.refresh_from_db()
+    assert state["version"] == match.version == 3
+    assert state["document"] == match.document()
+    assert (state["numbers"], state["keys"], state["deleted_keys"]) == ([2], ["second"], ["first"])
+    assert client.get(reverse("offline_state", args=[match.watch_id])).status_code == 403
+    assert client.get(reverse("offline_state", args=["nothing"])).status_code == 404
+
+
+def test_only_the_versioned_runtime_is_kept_for_good():
+    from django.conf import settings
+
+    immutable = re.compile(settings.WHITENOISE_IMMUTABLE_FILE_TEST)
+    assert immutable.search(f"/static/offline/pyodide/{offline.PYODIDE_VERSION}/pyodide.asm.wasm")
+    assert not immutable.search("/static/app.js")
+    assert not immutable.search("/static/offline/offline.js")
+    script = settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["script-src"]
+    assert set(script) == {"'self'", "'wasm-unsafe-eval'"}  # no 'unsafe-eval', nothing inline
+
+
+def test_the_fetch_script_pins_the_runtime_the_app_serves():
+    script = (Path(offline.ROOT) / "scripts" / "fetch-pyodide").read_text()
+    assert f"VERSION={offline.PYODIDE_VERSION} " in script
+    assert re.search(r"^INTEGRITY=sha512-[A-Za-z0-9+/]{86}==$", script, re.M)
