@@ -56,5 +56,6 @@ MUTATION_JOBS ?= 2
 mutation: $(VENV)/.installed-test
 	$(VENV)/bin/mutmut run --max-children $(MUTATION_JOBS)
 	$(VENV)/bin/mutmut results
+	$(PY) -m tests.mutation_summary
 
 ci: test
