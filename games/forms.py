@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.templatetags.scorekeeper import said
 
 
 def option_field(game, option):
@@ -90,7 +91,7 @@ class NewMatchForm(forms.Form):
         try:
             match["players"] = rules.start(match)[1].players  # the names as the engine cleaned them
         except rules.RulesError as error:
-            self.add_error(self.field_of(error), error.render(_))
+            self.add_error(self.field_of(error), said(error))
         self.match = match
         return data
 

@@ -18,10 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import rules
+from games.links import get_match, on_this_phone, remember
 from games.models import Match, Round, RoundEvent
 from games.rules.base import decimal
 from games.rules.settle import settlement
-from games.links import get_match, on_this_phone, remember
+from games.templatetags.scorekeeper import because, said
 
 IMPORT_BYTES = 1_000_000  # a match document of MAX_ROUNDS rounds is well under this
 
@@ -164,7 +165,7 @@ def import_match(request):
             text = posted_document(request, text)
             match = store(read_json(text))
         except rules.RulesError as refused:
-            error = _("This match cannot be imported: %(why)s") % {"why": refused.render(_)}
+            error = because(_("This match cannot be imported: %(why)s"), said(refused))
         except TooLarge:
             text = ""
             error = _("This file is too large: a match document is at most 1 MB.")

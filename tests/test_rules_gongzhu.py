@@ -442,12 +442,12 @@ def test_exact_rounding_settles_without_remainder():
         (
             hand("QS", "JD", "10C", "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H"),
             {},
-            "round 1: 2H was not captured by anyone",
+            "round 1: still to place: 2♥",
         ),
         (
             hand("QS", "JD QS", "10C", REST),
             {},
-            "round 1: QS was captured 2 times, but there is only one",
+            "round 1: Q♠ was captured 2 times, but there is only one",
         ),
         (hand("QS 5C", "JD", "10C", REST), {}, "round 1: 5C is not a scoring card"),
         (hand("QS XX", "JD", "10C", REST), {}, "round 1: XX is not a card"),
@@ -459,23 +459,23 @@ def test_exact_rounding_settles_without_remainder():
         (
             hand("QS", "JD", "10C", REST, exposed=["QS", "QS"]),
             {},
-            "round 1: QS was exposed 2 times, but there is only one",
+            "round 1: Q♠ was exposed 2 times, but there is only one",
         ),
         # two decks: twice is right, once or three times is not
         (
             hand("QS QS", "QS", "JD JD 10C 10C", REST, decks=2),
             {"decks": 2},
-            "round 1: QS was captured 3 times, but two decks have only two",
+            "round 1: Q♠ was captured 3 times, but two decks have only two",
         ),
         (
             {"captured": [["QS"], ["JD", "JD"], ["10C", "10C"], HEARTS.split() * 2]},
             {"decks": 2},
-            "round 1: only one QS was captured, but two decks have two",
+            "round 1: still to place: Q♠",
         ),
         (
             hand("QS", "JD", "10C", REST, decks=2, exposed=["AH"] * 3),
             {"decks": 2},
-            "round 1: AH was exposed 3 times, but two decks have only two",
+            "round 1: A♥ was exposed 3 times, but two decks have only two",
         ),
         (
             {"captured": [["QS"], ["JD"], ["10C"]]},
@@ -500,7 +500,7 @@ def test_rejected(entry, options, message):
 
 def test_the_round_is_named():
     assert rejected(PLAIN, hand("QS", "JD", "", HEARTS)) == (
-        "round 2: 10C was not captured by anyone"
+        "round 2: still to place: 10♣"
     )
 
 
@@ -678,12 +678,12 @@ def test_form_with_two_decks_names_the_copies():
 @pytest.mark.parametrize(
     "posted, message",
     [
-        # no owner and no rest: the engine names the card
-        (form(owner_QS="0", owner_JD="1", owner_10C="2"), "round 1: AH was not captured by anyone"),
+        # no owner and no rest: the engine names every card still to place
+        (form(owner_QS="0", owner_JD="1", owner_10C="2"), "round 1: still to place: A♥, K♥, Q♥, J♥, 10♥, 9♥, 8♥, 7♥, 6♥, 5♥, 4♥, 3♥, 2♥"),
         (form(owner_JD="1", owner_10C="2", rest="3"), None),
         # an owner that is not a seat leaves the card out
-        (form(owner_QS="x", owner_JD="1", rest="3"), "round 1: QS was not captured by anyone"),
-        (form(owner_QS="4", owner_JD="1", rest="3"), "round 1: QS was not captured by anyone"),
+        (form(owner_QS="x", owner_JD="1", rest="3"), "round 1: still to place: Q♠"),
+        (form(owner_QS="4", owner_JD="1", rest="3"), "round 1: still to place: Q♠"),
         # exposed text that is not a card is passed through for the engine to reject
         (form(rest="0", exposed="ZZ"), "round 1: ZZ is not a card"),
         (

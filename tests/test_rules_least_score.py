@@ -284,9 +284,9 @@ def test_eliminated_lists_players_in_seat_order_with_their_round():
         (declare(0, [], 5, 5), "a hand holds 1 to 5 cards"),
         (declare(0, ["AS", "2S", "3S", "4S", "5S", "6S"], 5, 5), "a hand holds 1 to 5 cards"),
         (declare(0, ["AS", "1S"], 5, 5), "1S is not a card"),
-        (declare(0, ["AS", "AS"], 5, 5), "AS appears twice"),
-        (declare(0, ["ah"], ["A♥"], 5), "AH appears twice"),
-        (declare(0, 5, ["2C", "KD"], ["10H", "kd"]), "KD appears twice"),
+        (declare(0, ["AS", "AS"], 5, 5), "A♠ appears twice"),
+        (declare(0, ["ah"], ["A♥"], 5), "A♥ appears twice"),
+        (declare(0, 5, ["2C", "KD"], ["10H", "kd"]), "K♦ appears twice"),
         # one hand per seat, each player still in has one
         (declare(0, 5, 5), "hands must list one entry per player"),
         (declare(0, 5, 5, 5, 5), "hands must list one entry per player"),
@@ -295,7 +295,10 @@ def test_eliminated_lists_players_in_seat_order_with_their_round():
         # the declarer is a seat
         (declare(3, 5, 5, 5), "the declarer must be a whole number from 0 to 2"),
         (declare(-1, 5, 5, 5), "the declarer must be a whole number from 0 to 2"),
-        ({"hands": [5, 5, 5]}, "the declarer must be a whole number from 0 to 2"),
+        ({"hands": [5, 5, 5]}, "Tap who declared."),
+        # a total and picked cards for one player: a question, never a silent choice
+        (declare(0, {"total": 7, "cards": ["10C"]}, 5, 5),
+         "Ann has a total and picked cards: keep one of them"),
     ],
 )
 def test_a_broken_round_is_refused(entry, message):
@@ -409,14 +412,14 @@ def test_the_breakdown_says_whether_the_declaration_stood_and_any_halving():
 def test_the_status_shows_the_distance_to_the_threshold_and_who_is_out():
     after = table(declare(0, 1, 30, 9), threshold=25)
     assert [str(p) for p in GAME.status(after)] == [
-        "Ann: 0, 25 to 25",
-        "Chen: 8, 17 to 25",
+        "Ann has 0 points, 25 below the threshold of 25",
+        "Chen has 8 points, 17 below the threshold of 25",
         "Bo is out",
     ]
     assert [str(p) for p in GAME.status(table())] == [
-        "Ann: 0, 100 to 100",
-        "Bo: 0, 100 to 100",
-        "Chen: 0, 100 to 100",
+        "Ann has 0 points, 100 below the threshold of 100",
+        "Bo has 0 points, 100 below the threshold of 100",
+        "Chen has 0 points, 100 below the threshold of 100",
     ]
 
 
@@ -456,16 +459,17 @@ def test_picked_and_typed_cards_make_one_hand():
         hand_0="9",
         cards_1=["AH", "2C"],
         cardtext_1=" 3s,4♦  5D",
-        hand_2="12",
         cards_2=["KS"],
     )
     entry = GAME.entry_from_form(form, table())
     assert entry == {"declarer": 1, "hands": [9, ["AH", "2C", "3s", "4♦", "5D"], ["KS"]]}
 
 
-def test_cards_win_over_a_typed_total_and_a_hand_without_cards_uses_the_total():
+def test_a_typed_total_with_picked_cards_is_kept_as_both_for_the_engine_to_ask():
     form = posted(declarer="0", hand_0="7", cards_0=["10C"], hand_1="", cardtext_1=" ", hand_2="x")
-    assert GAME.entry_from_form(form, table())["hands"] == [["10C"], None, "x"]
+    hands = GAME.entry_from_form(form, table())["hands"]
+    assert hands == [{"total": 7, "cards": ["10C"]}, None, "x"]
+    assert GAME.entry_context(table(), {"hands": hands})["pickers"][0]["shown"] == ["10♣"]
 
 
 def test_text_that_is_not_a_card_is_passed_on_for_the_engine_to_refuse():

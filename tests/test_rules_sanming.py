@@ -285,7 +285,7 @@ def test_the_game_is_for_three():
         (hand(0, [2, 6, 11]), "the winner's cards left must be a whole number from 0 to 0"),
         (hand(0, [0, 0, 11]), "Bo's cards left must be a whole number from 1 to 17"),
         (hand(0, [0, 6, 18]), "Chen's cards left must be a whole number from 1 to 17"),
-        (hand(0, [0, None, 3]), "Bo's cards left must be a whole number from 1 to 17"),
+        (hand(0, [0, None, 3]), "Tap how many cards Bo has left."),
         (hand(0, [0, 6.0, 3]), "Bo's cards left must be a whole number from 1 to 17"),
         (hand(0, [0, 6, 3], [0, 14, 0]), "Bo's bombs must be a whole number from 0 to 13"),
         (hand(0, [0, 6, 3], [0, 0, -1]), "Chen's bombs must be a whole number from 0 to 13"),
@@ -347,7 +347,7 @@ def test_missing_bomb_fields_mean_no_bombs():
     [
         ("cards_left-2", "three", "round 1: Chen's cards left must be a whole number from 1 to 17"),
         ("bombed-1", "x", "round 1: Bo's bombs must be a whole number from 0 to 13"),
-        ("winner", "", "round 1: the winner must be a whole number from 0 to 2"),
+        ("winner", "", "round 1: Tap who went out first."),
     ],
 )
 def test_bad_typed_text_is_kept_and_rejected(field, text, message):

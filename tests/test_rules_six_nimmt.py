@@ -384,9 +384,9 @@ def test_pool_and_losers_by_player_count(n, bullheads, points):
         ),
         ({}, "enter the cards or the bullheads each player took"),
         ({"taken": None, "bullheads": None}, "enter the cards or the bullheads each player took"),
-        ({"bullheads": [-1, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
-        ({"bullheads": [2.0, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
-        ({"bullheads": [True, 10, 10]}, "a player's bullheads must be a whole number from 0 to 83"),
+        ({"bullheads": [-1, 10, 10]}, "Ann's bullheads must be a whole number from 0 to 83"),
+        ({"bullheads": [10, 2.0, 10]}, "Bo's bullheads must be a whole number from 0 to 83"),
+        ({"bullheads": [10, 10, True]}, "Chen's bullheads must be a whole number from 0 to 83"),
         ({"bullheads": [13, 0, 0]}, "a hand's bullheads add up to 14 to 83 in all, not 13"),
         ({"bullheads": [40, 40, 4]}, "a hand's bullheads add up to 14 to 83 in all, not 84"),
         ({"bullheads": [10, 10]}, "the bullheads must list one entry per player"),
@@ -419,7 +419,7 @@ def test_the_hand_total_lies_between_10n_minus_16_and_the_10n_richest_cards(n, l
         f"add up to {low} to {high} in all, not {low - 1}"
     )
     assert rejected(hands(n, total(high + 1))) == (
-        f"round 1: a player's bullheads must be a whole number from 0 to {high}"
+        f"round 1: Ann's bullheads must be a whole number from 0 to {high}"
     )
 
 
@@ -489,12 +489,12 @@ def test_without_a_mode_the_cards_are_used_when_any_were_typed(form, entry):
         (
             {"mode": ["bullheads"], "bullheads-0": ["ten"], "bullheads-1": ["0"]},
             {"bullheads": ["ten", 0]},
-            "a player's bullheads must be a whole number from 0 to 59",
+            "Ann's bullheads must be a whole number from 0 to 59",
         ),
         (
             {"mode": ["bullheads"], "bullheads-0": ["10"]},
             {"bullheads": [10, None]},
-            "a player's bullheads must be a whole number from 0 to 59",
+            "Bo's bullheads must be a whole number from 0 to 59",
         ),
     ],
 )
@@ -514,10 +514,10 @@ def test_status_says_how_far_each_player_is_from_the_limit():
     table = table_after(hands(4, [5, 12, 9, 20], [14, 8, 22, 3]))
     assert rendered(GAME.status(table)) == [
         "cards 1 to 84 are in play",
-        "Ann: 47 to 66",
-        "Bo: 46 to 66",
-        "Chen: 35 to 66",
-        "Dee: 43 to 66",
+        "Ann has 19 bullheads, 47 below the limit of 66",
+        "Bo has 20 bullheads, 46 below the limit of 66",
+        "Chen has 31 bullheads, 35 below the limit of 66",
+        "Dee has 23 bullheads, 43 below the limit of 66",
     ]
 
 
@@ -526,7 +526,7 @@ def test_status_names_who_reached_the_limit():
     assert rendered(GAME.status(table)) == [
         "cards 1 to 104 are in play",
         "Ann has reached 20",
-        "Bo: 10 to 20",
+        "Bo has 10 bullheads, 10 below the limit of 20",
     ]
 
 
@@ -623,7 +623,7 @@ def test_the_chart_marks_the_limit_when_there_is_one():
         # the rows carry at least 1 each: 51 at most, the top card (34) counted too
         ([51, 0, 0], None),
         ([30, 21, 0], None),
-        ([52, 0, 0], "round 1: a player's bullheads must be a whole number from 0 to 51"),
+        ([52, 0, 0], "round 1: Ann's bullheads must be a whole number from 0 to 51"),
         ([30, 22, 0], "round 1: a hand's bullheads add up to 14 to 51 in all, not 52"),
     ],
 )

@@ -5,6 +5,7 @@ import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+CENT = Decimal("0.01")
 # The most rounds a match holds: far beyond any evening's play, small enough to draw at once.
 MAX_ROUNDS = 1000
 
@@ -26,11 +27,25 @@ class Phrase:
 
     def render(self, translate=str):
         """The sentence, each part passed through translate (gettext in the web layer)."""
-        params = {k: translate(v) if isinstance(v, Term) else v for k, v in self.params.items()}
+        params = {k: rendered(v, translate) for k, v in self.params.items()}
         return translate(self.text) % params if params else translate(self.text)
 
     def __str__(self):
         return self.render()
+
+
+def rendered(value, translate):
+    """A phrase's parameter for people: terms translated, phrases rendered, lists joined."""
+    if isinstance(value, Term):
+        return translate(value)
+    if isinstance(value, Phrase):
+        return value.render(translate)
+    if isinstance(value, list):
+        return ", ".join(str(rendered(item, translate)) for item in value)
+    return value
+
+
+ROUND_MESSAGE = gettext_noop("round %(round)d: %(message)s")
 
 
 class RulesError(ValueError):
@@ -47,8 +62,7 @@ class RulesError(ValueError):
         message = self.phrase.render(translate)
         if self.round is None:
             return message
-        return Phrase(gettext_noop("round %(round)d: %(message)s"), round=self.round,
-                      message=message).render(translate)
+        return Phrase(ROUND_MESSAGE, round=self.round, message=message).render(translate)
 
     def in_round(self, number):
         """The same error, naming the round it happened in."""
@@ -70,8 +84,10 @@ def whole(value, low, high, what):
     return value
 
 
-def seat(value, n, what):
-    """Return value if it is a seat number 0..n-1."""
+def seat(value, n, what, ask):
+    """Return value if it is a seat number 0..n-1; nothing tapped raises ask."""
+    if value is None:
+        raise RulesError(ask)
     return whole(value, 0, n - 1, what)
 
 

@@ -65,7 +65,7 @@ def at_most(counts, decks, template):
     """Raise template for a card that appears more often than there are decks."""
     for card, count in counts.items():
         if count > decks:
-            raise RulesError(template, card=card, count=count, only=ONLY[decks])
+            raise RulesError(template, card=pretty(card), count=count, only=ONLY[decks])
 
 
 def read_captured(captured, decks):
@@ -77,12 +77,9 @@ def read_captured(captured, decks):
         if card not in SCORING:
             raise RulesError(_("%(card)s is not a scoring card"), card=card)
     at_most(counts, decks, _("%(card)s was captured %(count)d times, %(only)s"))
-    for card in SCORING:
-        if counts[card] == 0:
-            raise RulesError(_("%(card)s was not captured by anyone"), card=card)
-        if counts[card] < decks:
-            raise RulesError(_("only one %(card)s was captured, but two decks have two"),
-                             card=card)
+    missing = [pretty(card) for card in SCORING for _copy in range(decks - counts[card])]
+    if missing:
+        raise RulesError(_("still to place: %(cards)s"), cards=missing)
     return tuple(tuple(sorted(cards, key=SCORING.index)) for cards in seats)
 
 
@@ -358,7 +355,7 @@ class Gongzhu(Game):
         options = table.options
         if options["end"] == "floor" and table.rounds:
             low = min(table.raw_totals)
-            names = ", ".join(p for p, r in zip(table.players, table.raw_totals) if r == low)
+            names = [p for p, r in zip(table.players, table.raw_totals) if r == low]
             lines.append(Phrase(_("The match ends when a raw total reaches -%(floor)s; "
                                   "lowest now %(raw)s (%(names)s)."),
                                 floor=options["floor"], raw=low, names=names))

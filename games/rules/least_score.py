@@ -36,7 +36,7 @@ def hand_total(hand, seen):
     cards = [parse_card(text) for text in hand]
     for card in cards:
         if card in seen:
-            raise RulesError(_("%(card)s appears twice"), card=card)
+            raise RulesError(_("%(card)s appears twice"), card=pretty(card))
         seen.add(card)
     return sum(card_value(card) for card in cards)
 
@@ -53,6 +53,9 @@ def hand_totals(table, hands):
             totals.append(None)
         elif hand is None:
             raise RulesError(_("%(name)s's hand is missing"), name=name)
+        elif isinstance(hand, dict):
+            raise RulesError(_("%(name)s has a total and picked cards: keep one of them"),
+                             name=name)
         else:
             totals.append(hand_total(hand, seen))
     return totals
@@ -93,7 +96,7 @@ class LeastScore(Game):
         return LeastScoreTable(players, options)
 
     def play(self, table, entry):
-        declarer = seat(entry.get("declarer"), table.n, _("the declarer"))
+        declarer = seat(entry.get("declarer"), table.n, _("the declarer"), _("Tap who declared."))
         if declarer in table.out:
             raise RulesError(_("the declarer must be a player still in the game"))
         totals = hand_totals(table, entry.get("hands"))
@@ -171,8 +174,9 @@ class LeastScore(Game):
         """How far each player still in is from the threshold."""
         threshold = table.options["threshold"]
         return [
-            Phrase(_("%(name)s: %(total)s, %(left)s to %(threshold)s"), name=table.players[s],
-                   total=table.totals[s], left=threshold - table.totals[s], threshold=threshold)
+            Phrase(_("%(name)s has %(total)s points, %(left)s below the threshold of "
+                     "%(threshold)s"), name=table.players[s], total=table.totals[s],
+                   left=threshold - table.totals[s], threshold=threshold)
             for s in table.still_in()
         ] + [Phrase(_("%(name)s is out"), name=table.players[s]) for s in sorted(table.out)]
 
@@ -197,12 +201,17 @@ def typed_hand(form, s):
     the total."""
     texts = (form.get(f"cards-{s}") or []) + (form.get(f"cardtext-{s}") or [])
     cards = [card for text in texts for card in re.split(r"[\s,]+", text) if card]
-    return cards or whole_or_text(form_value(form, f"hand-{s}"))
+    total = whole_or_text(form_value(form, f"hand-{s}"))
+    if cards and total is not None:
+        return {"total": total, "cards": cards}  # both: a question for the scorer
+    return cards or total
 
 
 def picked_and_typed(hand):
     """A hand as the picker shows it: the cards to check, and the rest (not a card, or a card
     already there) as typed text."""
+    if isinstance(hand, dict):
+        hand = hand.get("cards")
     picked, typed = set(), []
     for text in hand if isinstance(hand, list) else []:
         try:

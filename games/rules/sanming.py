@@ -1,6 +1,6 @@
 """Sanming run-fast (三明跑得快, "beat the kid"): cards left cost points; the kids pay at the end."""
 
-from .base import Game, Option, Phrase, RulesError, Table, form_value, gettext_noop as _, is_whole
+from .base import Game, Option, Phrase, RulesError, Table, form_value, gettext_noop as _
 from .base import per_seat, seat, whole, whole_or_text
 from .settle import settlement
 
@@ -47,13 +47,6 @@ def loser_points(cards, bombs):
     return card_points(cards) * 2 ** bombs
 
 
-def counted(value, low, high, text, name):
-    """Return value if it is a whole number in low..high, else raise text naming the player."""
-    if not is_whole(value) or not low <= value <= high:
-        raise RulesError(text, name=name)
-    return value
-
-
 class SanmingTable(Table):
     """Adds the hands as entered: each with winner, cards_left and bombed (0 for the winner)."""
 
@@ -93,7 +86,7 @@ class Sanming(Game):
         return SanmingTable(players, options)
 
     def play(self, table, entry):
-        winner = seat(entry.get("winner"), table.n, _("the winner"))
+        winner = seat(entry.get("winner"), table.n, _("the winner"), _("Tap who went out first."))
         cards = per_seat(entry.get("cards_left"), table.n, _("cards left"))
         bombed = entry.get("bombed")
         bombed = [0] * table.n if bombed is None else per_seat(bombed, table.n, _("bombed"))
@@ -103,10 +96,12 @@ class Sanming(Game):
         for s in range(table.n):
             if s != winner:
                 name = table.players[s]
-                hand["cards_left"][s] = counted(cards[s], 1, MOST_CARDS, _(
-                    "%(name)s's cards left must be a whole number from 1 to 17"), name)
-                hand["bombed"][s] = counted(bombed[s], 0, MOST_BOMBS, _(
-                    "%(name)s's bombs must be a whole number from 0 to 13"), name)
+                if cards[s] is None:
+                    raise RulesError(_("Tap how many cards %(name)s has left."), name=name)
+                hand["cards_left"][s] = whole(cards[s], 1, MOST_CARDS, Phrase(
+                    _("%(name)s's cards left"), name=name))
+                hand["bombed"][s] = whole(bombed[s], 0, MOST_BOMBS, Phrase(
+                    _("%(name)s's bombs"), name=name))
         table.hands.append(hand)
         losses = zip(hand["cards_left"], hand["bombed"])
         table.add({"points": [0 if s == winner else loser_points(c, b)

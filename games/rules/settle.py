@@ -2,9 +2,7 @@
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from .base import decimal, plain
-
-CENT = Decimal("0.01")
+from .base import CENT, decimal, plain
 
 
 def amounts_at(results, rate):

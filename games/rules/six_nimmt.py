@@ -3,11 +3,10 @@
 import re
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 
-from .base import MAX_ROUNDS, Game, Option, Phrase, RulesError, Table, decimal, form_value
+from .base import CENT, MAX_ROUNDS, Game, Option, Phrase, RulesError, Table, decimal, form_value
 from .base import gettext_noop as _
 from .base import per_seat, plain, whole, whole_or_text
 
-CENT = Decimal("0.01")
 MODES = ("cards", "bullheads")
 
 
@@ -85,8 +84,8 @@ def bullhead_counts(counts, table, high):
     """Each seat's typed bullheads, checked against what one hand can hold."""
     per_seat(counts, table.n, _("the bullheads"))
     low, most = fewest_taken(table.n), most_bullheads(table.n, high)
-    for count in counts:
-        whole(count, 0, most, _("a player's bullheads"))
+    for name, count in zip(table.players, counts):
+        whole(count, 0, most, Phrase(_("%(name)s's bullheads"), name=name))
     if not low <= sum(counts) <= most:
         raise RulesError(
             _("a hand's bullheads add up to %(low)s to %(high)s in all, not %(total)s"),
@@ -110,11 +109,6 @@ def ranking_points(counts, options):
     if options["loser_rank"] == "dense":
         losing = sorted(set(losing))
     return [plain(share) if c == fewest else -1 - losing.index(c) for c in counts]
-
-
-def signed(number):
-    """A number with its sign for people: +8, -1, 0."""
-    return f"{number:+}" if number else "0"
 
 
 class SixNimmt(Game):
@@ -249,8 +243,8 @@ class SixNimmt(Game):
                 phrases.append(Phrase(_("%(name)s's bullheads this hand: %(count)s (cards "
                                         "%(cards)s)"), name=name, count=count, cards=cards))
         if table.options["end"] == "hand":
-            phrases += [Phrase(_("%(name)s's ranking points: %(points)s"), name=name,
-                               points=signed(points))
+            phrases += [Phrase(_("%(name)s's ranking points: %(points)+d") if points else
+                               _("%(name)s's ranking points: 0"), name=name, points=points)
                         for name, points in zip(table.players, scored["points"])]
         return phrases
 
@@ -273,7 +267,8 @@ class SixNimmt(Game):
             if total >= limit:
                 phrases.append(Phrase(_("%(name)s has reached %(limit)s"), name=name, limit=limit))
             else:
-                phrases.append(Phrase(_("%(name)s: %(left)s to %(limit)s"), name=name,
+                phrases.append(Phrase(_("%(name)s has %(total)s bullheads, %(left)s below the "
+                                        "limit of %(limit)s"), name=name, total=total,
                                       left=limit - total, limit=limit))
         return phrases
 

@@ -62,13 +62,19 @@ def team_names(table, team):
 def read_team(entry, key, point, optional):
     """The team (0 or 1) that won a point; None for nobody where optional."""
     value = entry.get(key)
-    if value is None and not optional:
-        raise RulesError(_("%(point)s is missing: say which team won it"), point=point)
+    if value == "" or (value is None and not optional):  # "": nothing tapped, not "nobody"
+        raise RulesError(_("Tap who took %(point)s."), point=point)
     if value is not None and not (is_whole(value) and value in (0, 1)):
         if optional:
             raise RulesError(_("%(point)s must be team 0 or 1, or nobody"), point=point)
         raise RulesError(_("%(point)s must be team 0 or 1"), point=point)
     return value
+
+
+def tapped(text):
+    """Jack's or Game's posted choice: a team, None for "nobody", "" when nothing was tapped
+    (a question: untapped is not "nobody")."""
+    return None if text == "nobody" else whole_or_text(text) if text else ""
 
 
 def read_card_points(entry, game):
@@ -90,7 +96,9 @@ def read_card_points(entry, game):
 
 def read_hand(table, entry):
     """The checked Hand of a round entry."""
-    bidder = seat(entry.get("bidder"), table.n, _("the bidder"))
+    bidder = seat(entry.get("bidder"), table.n, _("the bidder"), _("Tap who won the bid."))
+    if entry.get("bid") is None:
+        raise RulesError(_("Tap the bid."))
     bid = whole(entry.get("bid"), BIDS[0], BIDS[-1], _("the bid"))
     high, low, jack, game = (read_team(entry, key, point, optional=key in NOBODY_ALLOWED)
                              for key, point in POINTS)
@@ -172,14 +180,16 @@ class Smear(Game):
 
     def entry_from_form(self, form, table):
         """Fields: bidder (a seat 0-3), bid (2-4), high and low (team 0 or 1), jack and game
-        (team 0 or 1, '' for nobody), and optional game_points-0 / game_points-1 (the card
+        (team 0 or 1, 'nobody', nothing when untapped), and optional game_points-0 / game_points-1 (the card
         points of team 0 / team 1; both blank to leave them out).
         """
-        entry = {key: whole_or_text(form_value(form, key))
-                 for key in ("bidder", "bid", "high", "low", "jack", "game")}
+        entry = {key: whole_or_text(form_value(form, key)) for key in ("bidder", "bid", "high", "low")}
+        entry.update({key: tapped(form_value(form, key)) for key in ("jack", "game")})
         card_points = [form_value(form, f"game_points-{team}") for team in (0, 1)]
         if any(card_points):
             entry["game_points"] = [whole_or_text(text) for text in card_points]
+            if entry["game"] == "":
+                entry["game"] = None  # Game left to the card points
         return entry
 
     def entry_context(self, table, entry=None):

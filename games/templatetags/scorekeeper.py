@@ -15,7 +15,7 @@ from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
-from games.rules.base import Phrase, Term
+from games.rules.base import ROUND_MESSAGE, Phrase, Term
 
 register = template.Library()
 
@@ -92,6 +92,18 @@ def param(value, spec, html):
         return isolated(shown, number)
     # Plain text (an SVG label, which is laid out left to right): a name is isolated.
     return shown if number else f"{FSI}{shown}{PDI}"
+
+
+def said(error):
+    """A RulesError's message in the reader's language, as HTML with each name in a <bdi>."""
+    if error.round is None:
+        return render(error.phrase)
+    return render(Phrase(ROUND_MESSAGE, round=error.round, message=error.phrase))
+
+
+def because(sentence, why):
+    """A translated sentence with its %(why)s filled in by a message that may be HTML."""
+    return mark_safe(escape(sentence) % {"why": conditional_escape(why)})
 
 
 @register.filter
