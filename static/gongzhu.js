@@ -35,8 +35,11 @@
       rest.hidden = rest.value !== active;
       rest.disabled = left.length === 0;
     });
+    const why = root.querySelector(".gz-save-why").textContent;
     root.closest("form").querySelectorAll("[type=submit]:not([name=rest])").forEach((save) => {
+      save.dataset.label = save.dataset.label || save.textContent;
       save.disabled = left.length > 0;
+      save.textContent = save.disabled ? why : save.dataset.label;  // a disabled Save says why
     });
   }
 

@@ -31,7 +31,7 @@ def play_hand(page, exposed, taken, rest):
         page.locator(".gz-seat", has_text=name).click()
         for code in codes.split():
             card(page, code).click()
-    expect(page.get_by_role("button", name="Save round")).to_be_disabled()
+    expect(page.get_by_role("button", name="Give every card an owner to save")).to_be_disabled()
     page.locator(".gz-seat", has_text=rest).click()
     page.get_by_role("button", name=f"The rest to {rest}").click()
     expect(page.get_by_text("Every scoring card has an owner.")).to_be_visible()
@@ -120,7 +120,7 @@ def test_without_javascript_a_hand_missing_cards_is_refused_and_kept(browser, li
     page.locator("label.gz-pick:has(input[name=owner-JD][value='1'])").click()
     page.get_by_role("button", name="Save round").click()
 
-    expect(page.locator("#entry .error")).to_contain_text("round 1: 10C was not captured by anyone")
+    expect(page.locator("#entry .error")).to_contain_text("round 1: still to place: 10♣, A♥, K♥")
     expect(page.locator("input[name=owner-QS][value='2']")).to_be_checked()
     expect(page.locator("input[name=owner-JD][value='1']")).to_be_checked()
     expect(page.locator("input[name=exposed][value=AH]")).to_be_checked()

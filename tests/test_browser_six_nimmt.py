@@ -61,7 +61,7 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     save(page)
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_totals(page, "4", "17", "6", "49")
-    expect(page.locator(".status")).to_contain_text("Dee: 17 to 66")
+    expect(page.locator(".status")).to_contain_text("Dee has 49 bullheads, 17 below the limit of 66")
 
     # Too few cards: the message shows, the taps stay, nothing is saved.
     tap(page, "Ann", 0, [1, 2])
@@ -76,7 +76,7 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     type_bullheads(page, [3, 5, 10, "8x"])
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 2: a player's bullheads must be a whole number from 0 to 93")
+        "round 2: Dee's bullheads must be a whole number from 0 to 93")
     expect(page.locator("input[name=bullheads-3]")).to_have_value("8x")
     expect(page.locator("input[name=bullheads-0]")).to_have_value("3")
     expect(page.locator("input[name=mode][value=bullheads]")).to_be_checked()
@@ -84,7 +84,7 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     page.locator("input[name=bullheads-3]").fill("8")
     save(page)
     expect_totals(page, "7", "22", "16", "57")
-    expect(page.locator(".status")).to_contain_text("Dee: 9 to 66")
+    expect(page.locator(".status")).to_contain_text("Dee has 57 bullheads, 9 below the limit of 66")
 
     # Hand 3: Dee reaches 66 and the match ends; fewest bullheads wins.
     tap(page, "Ann", 0, [1, 2, 3, 4])

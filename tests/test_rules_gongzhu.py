@@ -340,7 +340,7 @@ def test_bad_options(options, message):
 
 
 def test_four_players_exactly():
-    assert "4 to 4 players" in str(
+    assert "Gongzhu is for exactly 4 players" in str(
         pytest.raises(RulesError, score, {"game": "gongzhu", "players": ["A", "B", "C"]}).value
     )
 

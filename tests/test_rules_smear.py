@@ -268,7 +268,7 @@ def test_bad_options_are_rejected(options, message):
 
 
 def test_smear_is_for_four():
-    with pytest.raises(RulesError, match="^Four Point Smear is for 4 to 4 players$"):
+    with pytest.raises(RulesError, match="^Four Point Smear is for exactly 4 players$"):
         score({"game": "smear", "players": PLAYERS[:3], "rounds": []})
 
 

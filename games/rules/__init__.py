@@ -69,6 +69,9 @@ def read_players(players, game):
         if same_name_key(name) in map(same_name_key, names[:k]):
             raise RulesError(gettext_noop("two players are called %(name)s"), name=name, seat=k)
     if not game.min_players <= len(names) <= game.max_players:
+        if game.min_players == game.max_players:
+            raise RulesError(gettext_noop("%(game)s is for exactly %(count)s players"),
+                             game=game.name, count=game.min_players)
         raise RulesError(
             gettext_noop("%(game)s is for %(low)s to %(high)s players"),
             game=game.name, low=game.min_players, high=game.max_players,
