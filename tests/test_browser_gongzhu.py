@@ -1,7 +1,7 @@
 """A table plays Gongzhu on a phone by tapping cards: exposures, the rest button, the floor,
 the stake settlement; and a hand refused by the engine when saved without JavaScript.
 
-Values (../shared/spec/gongzhu.md): Q♠ -100, J♦ +100, A♥ -50, K♥ -40, Q♥ -30, J♥ -20,
+Values (games/rules/gongzhu.py, from the rule book): Q♠ -100, J♦ +100, A♥ -50, K♥ -40, Q♥ -30, J♥ -20,
 10♥-5♥ -10, 4♥-2♥ 0; an exposed card doubles its effect; 10♣ doubles its taker's other cards
 (alone 25 × 2). Points: (4·raw − S)/3 rounded, × 12. The match ends at a raw total of -1000.
 """
