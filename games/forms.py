@@ -91,7 +91,10 @@ class NewMatchForm(forms.Form):
         try:
             match["players"] = rules.start(match)[1].players  # the names as the engine cleaned them
         except rules.RulesError as error:
-            self.add_error(self.field_of(error), said(error))
+            field = self.field_of(error)
+            if field in {option.name for option in self.game.options}:
+                error.phrase.params["name"] = self.game.label(field)  # the option as labelled
+            self.add_error(field, said(error))
         self.match = match
         return data
 

@@ -33,7 +33,7 @@ def test_the_match_is_remembered_on_this_phone(client):
     ({"player_0": "Ann", "player_1": "Ann"}, "two players are called Ann"),
     ({"player_0": "Ann"}, "Type a name here: Least Score needs 2 players or more."),
     ({"player_0": "Ann", "player_1": "Bo", "threshold": "5000"}, "less than or equal to 1000"),
-    ({"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"}, "option 'halve_on'"),
+    ({"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"}, "option 'halve on' cannot be [50, 75]"),
 ])
 def test_a_bad_new_match_form_says_why_and_keeps_the_names(client, form, message):
     response = client.post(reverse("new_match", args=["least_score"]), form)
