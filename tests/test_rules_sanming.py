@@ -269,7 +269,7 @@ def test_kid_below_just_under_the_target_is_allowed():
 def test_the_game_is_for_three():
     assert (
         rejected({"game": "sanming", "players": ["Ann", "Bo"]})
-        == "Sanming run-fast is for 3 to 3 players"
+        == "Sanming run-fast is for exactly 3 players"
     )
 
 
