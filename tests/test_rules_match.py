@@ -254,6 +254,12 @@ def test_a_phrase_without_parameters_is_shown_as_written():
     assert Phrase("%(n)s%% done", n=5).render() == "5% done"
 
 
+def test_a_list_parameter_is_shown_with_commas_each_part_translated():
+    mark = "<{}>".format
+    cards = [Term("pig"), Phrase("%(card)s exposed", card=Term("Q"))]
+    assert Phrase("%(cards)s", cards=cards).render(mark) == "<<pig>, <<Q> exposed>>"
+
+
 def test_what_a_player_typed_is_quoted_on_one_line():
     error = refused(match([{"declarer": 0, "hands": [["Z\nQ", "AS"], 5, 9]}]))
     assert str(error) == "round 1: Z Q is not a card"
