@@ -499,9 +499,7 @@ def test_rejected(entry, options, message):
 
 
 def test_the_round_is_named():
-    assert rejected(PLAIN, hand("QS", "JD", "", HEARTS)) == (
-        "round 2: still to place: 10♣"
-    )
+    assert rejected(PLAIN, hand("QS", "JD", "", HEARTS)) == ("round 2: still to place: 10♣")
 
 
 def test_exposed_may_be_missing_or_null():
@@ -679,7 +677,10 @@ def test_form_with_two_decks_names_the_copies():
     "posted, message",
     [
         # no owner and no rest: the engine names every card still to place
-        (form(owner_QS="0", owner_JD="1", owner_10C="2"), "round 1: still to place: A♥, K♥, Q♥, J♥, 10♥, 9♥, 8♥, 7♥, 6♥, 5♥, 4♥, 3♥, 2♥"),
+        (
+            form(owner_QS="0", owner_JD="1", owner_10C="2"),
+            "round 1: still to place: A♥, K♥, Q♥, J♥, 10♥, 9♥, 8♥, 7♥, 6♥, 5♥, 4♥, 3♥, 2♥",
+        ),
         (form(owner_JD="1", owner_10C="2", rest="3"), None),
         # an owner that is not a seat leaves the card out
         (form(owner_QS="x", owner_JD="1", rest="3"), "round 1: still to place: Q♠"),

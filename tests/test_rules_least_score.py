@@ -297,8 +297,10 @@ def test_eliminated_lists_players_in_seat_order_with_their_round():
         (declare(-1, 5, 5, 5), "the declarer must be a whole number from 0 to 2"),
         ({"hands": [5, 5, 5]}, "Tap who declared."),
         # a total and picked cards for one player: a question, never a silent choice
-        (declare(0, {"total": 7, "cards": ["10C"]}, 5, 5),
-         "Ann has a total and picked cards: keep one of them"),
+        (
+            declare(0, {"total": 7, "cards": ["10C"]}, 5, 5),
+            "Ann has a total and picked cards: keep one of them",
+        ),
     ],
 )
 def test_a_broken_round_is_refused(entry, message):
