@@ -114,14 +114,21 @@ def live(request, watch_id):
 @require_GET
 def score_live(request, public_id):
     """A scoring phone's live check: the scoreboard with its round links."""
-    if Match.version_of("public_id", public_id) is None:
+    version = Match.version_of("public_id", public_id)
+    if version is None:
         get_match(public_id)  # a watch link is refused, anything else is not found
-    return live_news(request, "public_id", public_id)
+    return live_news(request, "public_id", public_id, version)
 
 
-def live_news(request, link, token):
+# Which link each live check is asked with: with nothing new, scorekeeper.middleware.live_check
+# answers it before the rest of the middleware runs.
+live.live_link, score_live.live_link = "watch_id", "public_id"
+
+
+def live_news(request, link, token, version=None):
     """204 while the match is at the version the phone has, else the new scoreboard."""
-    version = Match.version_of(link, token)
+    if version is None:
+        version = Match.version_of(link, token)
     if version is None:
         raise Http404(_("There is no such match."))
     if request.GET.get("v", "") == str(version):

@@ -1,9 +1,16 @@
-"""Guards in front of every view: a size limit on request bodies, and quiet logs for 4xx."""
+"""Guards in front of every view: a size limit on request bodies, and quiet logs for 4xx; the
+strict Content-Security-Policy built once; the live check with nothing new answered early."""
 
+import functools
 import logging
+import operator
 
+from csp.constants import HEADER as CSP_HEADER
+from csp.middleware import CheckableLazyObject, CSPMiddleware
+from csp.utils import build_policy
 from django.conf import settings
 from django.db import OperationalError
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 
 from scorekeeper.errors import error_page
@@ -48,3 +55,92 @@ class NoClientErrorTraces(logging.Filter):
         if getattr(record, "status_code", 500) < 500:
             record.exc_info = record.exc_text = None
         return True
+
+
+_POLICY = [None, None]  # (the settings it was built from, the header)
+
+
+def csp_header():
+    """The Content-Security-Policy header every response here carries, built once from the
+    settings (None when django-csp must decide per response: a report-only policy or excluded
+    prefixes)."""
+    source = (settings.CONTENT_SECURITY_POLICY,
+              getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None))
+    if _POLICY[0] is None or any(map(operator.is_not, source, _POLICY[0])):
+        plain = not source[1] and not (source[0] or {}).get("EXCLUDE_URL_PREFIXES")
+        _POLICY[:] = source, build_policy() if plain else None
+    return _POLICY[1]
+
+
+class ContentSecurityPolicy(CSPMiddleware):
+    """django-csp's middleware, with the policy built once instead of for every response.
+
+    The policy is the same for every response here: no view changes it (django-csp's
+    decorators) and none asks for a nonce. A response or request with any of these, or
+    settings with a report-only policy or excluded prefixes, is left to django-csp itself.
+    """
+
+    PER_RESPONSE = ("_csp_exempt", "_csp_config", "_csp_update", "_csp_replace",
+                    "_csp_exempt_ro", "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro")
+
+    def process_response(self, request, response):
+        policy = csp_header()
+        if (not policy or settings.DEBUG or getattr(request, "_csp_nonce", None) is not None
+                or any(hasattr(response, name) for name in self.PER_RESPONSE)):
+            return super().process_response(request, response)
+        if CSP_HEADER not in response:
+            response[CSP_HEADER] = policy
+        # As django-csp does: a nonce asked for once the header is written is an error.
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)
+        return response
+
+
+def live_check(get_response):
+    """A live check that finds nothing new, answered before the rest of the stack.
+
+    Every phone at the table asks every few seconds whether its match moved on (the views
+    marked with live_link: games.views.live and score_live); nearly always it has not, and the
+    answer is an empty 204. That answer needs no session, language, CSRF token or htmx, so it
+    is given here, right after SecurityMiddleware, by the view's own single query, with the
+    headers the rest of the stack gives it (X-Frame-Options, the CSP). Anything else (another
+    version, an unknown link or a score link's check asked with a watch link, a Host not
+    allowed, a body, another method, a database in trouble) goes on to the whole stack.
+    """
+    from django.core.exceptions import DisallowedHost
+    from django.db import DatabaseError
+    from django.urls import Resolver404, resolve
+
+    from games.models import Match
+
+    @functools.lru_cache(maxsize=4096)
+    def asked(path):
+        """(link, token) when path is a live check's, else None (the URLconf decides)."""
+        try:
+            found = resolve(path)
+        except Resolver404:
+            return None
+        link = getattr(found.func, "live_link", None)
+        return (link, found.kwargs[link]) if link in found.kwargs else None
+
+    def middleware(request):
+        if (request.method != "GET" or "live/" not in request.path_info
+                or request.META.get("CONTENT_LENGTH") not in (None, "", "0")
+                or "v" not in request.GET):
+            return get_response(request)
+        found = asked(request.path_info)
+        if found is None:
+            return get_response(request)
+        try:
+            request.get_host()
+            version = Match.version_of(*found)
+        except (DisallowedHost, DatabaseError):
+            return get_response(request)  # refused by the whole stack, with its error page
+        policy = csp_header()
+        if version is None or request.GET["v"] != str(version) or not policy:
+            return get_response(request)
+        response = HttpResponse(status=204)
+        response["X-Frame-Options"] = getattr(settings, "X_FRAME_OPTIONS", "DENY").upper()
+        response[CSP_HEADER] = policy
+        return response
+
+    return middleware

@@ -55,6 +55,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A live check with nothing new (most requests at a table) is answered here: an empty 204.
+    "scorekeeper.middleware.live_check",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages go out compressed (the CSRF token is masked per response, so BREACH finds nothing).
     "django.middleware.gzip.GZipMiddleware",
@@ -66,7 +68,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "scorekeeper.middleware.StorageTrouble",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with the policy built once (it is the same for every response).
+    "scorekeeper.middleware.ContentSecurityPolicy",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
