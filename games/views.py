@@ -12,7 +12,7 @@ import segno
 from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
+from django.middleware.csrf import CSRF_TOKEN_LENGTH
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -26,6 +26,7 @@ from games.changes import changes
 from games.forms import NewMatchForm
 from games.links import get_match, on_this_phone, remember
 from games.models import Conflict, Match, RoundEvent
+from scorekeeper.middleware import DrawnPage, csrf_token
 
 BOARD_SECONDS = 600
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
@@ -91,18 +92,24 @@ def drawn_page(request, link, token, version):
     """The whole match page, drawn once per match version, language and rounds shown.
 
     Only the CSRF token and the form's entry key differ between phones: the page is drawn with
-    placeholders for them, kept, and each phone gets its own filled in. What the page may hold
-    is decided by link alone: a watch token never yields a page drawn for a scorer.
+    placeholders for them, kept (compressed too), and each phone gets its own filled in. What
+    the page may hold is decided by link alone: a watch token never yields a page drawn for a
+    scorer.
     """
     key = f"page:{link}:{token}:{version}:{get_language()}:{showing_all(request)}"
-    html = cache.get(key)
-    if html is None:
+    page = cache.get(key)
+    if page is None:
         match = Match.objects.get(**{link: token})
         context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
         html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
-        cache.set(key, html, BOARD_SECONDS)
-    html = html.replace(CSRF_SLOT, get_token(request)).replace(KEY_SLOT, secrets.token_urlsafe(12))
-    return HttpResponse(html)
+        page = DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
+        cache.set(key, page, BOARD_SECONDS)
+    return page.response(request, {CSRF_SLOT: csrf_token(request), KEY_SLOT: new_entry_key()})
+
+
+def new_entry_key():
+    """The random key of a drawn entry form: a save from it is stored once (16 characters)."""
+    return secrets.token_urlsafe(12)
 
 
 @require_GET
@@ -126,16 +133,26 @@ live.live_link, score_live.live_link = "watch_id", "public_id"
 
 
 def live_news(request, link, token, version=None):
-    """204 while the match is at the version the phone has, else the new scoreboard."""
+    """204 while the match is at the version the phone has, else the new scoreboard.
+
+    Every other phone at the table asks for the same new scoreboard after a change: it is
+    drawn once per version, language, rounds shown and link (never a scorer's for a watch
+    link), and kept compressed.
+    """
     if version is None:
         version = Match.version_of(link, token)
     if version is None:
         raise Http404(_("There is no such match."))
     if request.GET.get("v", "") == str(version):
         return HttpResponse(status=204)
-    match = Match.objects.get(**{link: token})
-    context = scoreboard(match, link == "public_id", show_all=showing_all(request))
-    return render(request, "games/partials/live.html", context)
+    key = f"live:{link}:{token}:{{}}:{get_language()}:{showing_all(request)}"
+    page = cache.get(key.format(version))
+    if page is None:
+        match = Match.objects.get(**{link: token})
+        context = scoreboard(match, link == "public_id", show_all=showing_all(request))
+        page = DrawnPage(render_to_string("games/partials/live.html", context, request))
+        cache.set(key.format(match.version), page, BOARD_SECONDS)  # the version drawn
+    return page.response(request, {})
 
 
 def render_match(request, match, entry=None, error=None, status=200, entry_key=None, change=None):
@@ -150,7 +167,7 @@ def render_match(request, match, entry=None, error=None, status=200, entry_key=N
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None):
     """The match screen's context: the scoreboard, and the entry form refilled from entry."""
     context = scoreboard(match, can_score, show_all=showing_all(request))
-    context.update(entry=entry, error=error, entry_key=entry_key or secrets.token_urlsafe(12),
+    context.update(entry=entry, error=error, entry_key=entry_key or new_entry_key(),
                    # only drawn when the form is (a drawn form is kept per version)
                    extra=lambda: match.rules.entry_context(context["table"], entry))
     return context

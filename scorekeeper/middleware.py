@@ -1,9 +1,14 @@
 """Guards in front of every view: a size limit on request bodies, and quiet logs for 4xx; the
-strict Content-Security-Policy built once; the live check with nothing new answered early."""
+strict Content-Security-Policy built once; the live check with nothing new answered early; and
+what a page drawn once per match version needs (DrawnPage, compressed once too; csrf_token)."""
 
 import functools
 import logging
 import operator
+import os
+import re
+import struct
+import zlib
 
 from csp.constants import HEADER as CSP_HEADER
 from csp.middleware import CheckableLazyObject, CSPMiddleware
@@ -11,6 +16,8 @@ from csp.utils import build_policy
 from django.conf import settings
 from django.db import OperationalError
 from django.http import HttpResponse
+from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_token
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from scorekeeper.errors import error_page
@@ -144,3 +151,91 @@ def live_check(get_response):
         return response
 
     return middleware
+
+
+# ---- A page drawn once per match version, compressed once too
+
+ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"  # no name or time; best compression
+
+
+class DrawnPage:
+    """A page drawn once with slots for what differs per phone (its CSRF token, its entry key),
+    kept as UTF-8 pieces between the slots, and compressed once.
+
+    slots maps each slot's placeholder to the length of what fills it. response() fills them
+    in. A phone that accepts gzip gets the stored compressed pieces with its own values between
+    them as stored (uncompressed) deflate blocks: nothing is compressed per request. Each piece
+    is compressed knowing the pieces before it (a preset dictionary), with 0xFF bytes, which
+    UTF-8 text never holds, standing where the values will be: it may refer back to the page
+    before it, never to a value. So no secret is compressed with the page, and the compressed
+    size tells nothing about it (BREACH).
+    """
+
+    def __init__(self, html, slots=None):
+        slots = slots or {}
+        parts = re.split("(" + "|".join(map(re.escape, slots)) + ")", html) if slots else [html]
+        self.slots = parts[1::2]
+        self.lengths = [slots[slot] for slot in self.slots]
+        self.pieces = [part.encode() for part in parts[0::2]]
+        self.deflated, before = [], b""
+        for k, piece in enumerate(self.pieces):
+            deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS,
+                                       **({"zdict": before[-32768:]} if before else {}))
+            last = k == len(self.pieces) - 1
+            # A piece ends on a byte boundary, where a stored block can follow it.
+            self.deflated.append(deflate.compress(piece)
+                                 + deflate.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH))
+            before += piece + (b"" if last else b"\xff" * self.lengths[k])
+
+    def response(self, request, values):
+        """The page with values[slot] in each slot: gzip-compressed when the phone accepts it."""
+        filled = [values[slot].encode() for slot in self.slots]
+        if (ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
+                and list(map(len, filled)) == self.lengths):
+            out, crc, size = [GZIP_HEADER, self.deflated[0]], zlib.crc32(self.pieces[0]), 0
+            for value, deflated, piece in zip(filled, self.deflated[1:], self.pieces[1:]):
+                # A stored block: its header byte, its length and the length's complement.
+                out += [struct.pack("<BHH", 0, len(value), len(value) ^ 0xFFFF), value, deflated]
+                crc = zlib.crc32(piece, zlib.crc32(value, crc))
+                size += len(value)
+            size += sum(map(len, self.pieces))
+            out.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
+            response = HttpResponse(b"".join(out))
+            response["Content-Encoding"] = "gzip"
+        else:  # GZipMiddleware compresses it if the phone accepts gzip (a value of a new length)
+            body = [self.pieces[0]]
+            for value, piece in zip(filled, self.pieces[1:]):
+                body += [value, piece]
+            response = HttpResponse(b"".join(body))
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return response
+
+
+# ---- The CSRF token of a drawn page
+
+CSRF_INDEX = {char: k for k, char in enumerate(CSRF_ALLOWED_CHARS)}
+UNBIASED = 256 - 256 % len(CSRF_ALLOWED_CHARS)  # random bytes below this map evenly onto them
+
+
+def csrf_token(request):
+    """django.middleware.csrf.get_token(request), the mask drawn faster.
+
+    Django draws the mask that makes each response's token different (BREACH) one character
+    at a time, each from its own read of the system's randomness; here it comes from one read,
+    mapped onto the same characters evenly (bytes that would favour some are dropped). The same
+    secret, the same masked form (mask, then secret plus mask), the same renewal of the cookie;
+    a phone without a cookie yet is left to get_token, which makes one.
+    """
+    secret = request.META.get("CSRF_COOKIE")
+    if secret is None or len(secret) != CSRF_SECRET_LENGTH or not set(secret) <= CSRF_INDEX.keys():
+        return get_token(request)
+    request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True  # as get_token: the cookie is sent again
+    mask = []
+    while len(mask) < CSRF_SECRET_LENGTH:
+        mask += [byte % len(CSRF_ALLOWED_CHARS) for byte in os.urandom(CSRF_SECRET_LENGTH + 8)
+                 if byte < UNBIASED]
+    mask = mask[:CSRF_SECRET_LENGTH]
+    chars = CSRF_ALLOWED_CHARS
+    return "".join(chars[m] for m in mask) + "".join(
+        chars[(CSRF_INDEX[c] + m) % len(chars)] for c, m in zip(secret, mask))
