@@ -10,6 +10,7 @@ import secrets
 
 import segno
 from django.core.cache import cache
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import CSRF_TOKEN_LENGTH
@@ -191,6 +192,9 @@ def showing_all(request):
 
 def board(match):
     """The engine's view of the match at its current version (memoised: versions never change)."""
+    made = getattr(match, "made_board", None)  # what a save just made, used once more as it is
+    if made is not None and made[0] == match.version:
+        return made[1]
     key = f"board:{match.public_id}:{match.version}"
     cached = cache.get(key)
     if cached is None:
@@ -203,11 +207,16 @@ def compute_board(match):
     """Replay the stored rounds and prepare what the screen draws of them."""
     stored = list(match.live_rounds().values_list("number", "entry"))
     game, table, closed = rules.replay(match.document([entry for _number, entry in stored]))
+    return prepared(match, [number for number, _entry in stored], game, table, closed)
+
+
+def prepared(match, numbers, game, table, closed):
+    """What the screen draws of a table whose rounds are stored under numbers."""
     result = rules.outcome(game, table, closed)
     rows = [
         {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
-        for k, ((number, _entry), scored, running) in enumerate(
-            zip(stored, result["rounds"], rules.running_totals(result["rounds"]))
+        for k, (number, scored, running) in enumerate(
+            zip(numbers, result["rounds"], rules.running_totals(result["rounds"]))
         )
     ]
     latest = len(table.rounds) - 1
@@ -261,7 +270,8 @@ def round_create(request, public_id):
     key = request.POST.get("entry_key", "")[:ENTRY_KEY_LENGTH]
     if earlier := match.saved_entry(key):
         return retried(request, match, earlier, key)
-    table = board(match)["table"]  # a fresh copy: playing the new round on it changes nothing
+    drawn = board(match)
+    table = drawn["table"]  # a fresh copy: playing the new round on it changes nothing
     entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
     error = next_round_error(match, table, entry)
     if error is None:
@@ -274,10 +284,33 @@ def round_create(request, public_id):
         except DatabaseError:
             error = _("Not saved: the server could not write it just now (its database is "
                       "busy, full or read-only). What you typed is still here: try again.")
+        else:
+            played_on(request, match, drawn, table, key)
     if error:
         match.refresh_from_db()
         return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
     return saved(request, match)
+
+
+def played_on(request, match, drawn, table, key):
+    """Keep the board of the version a save made, from the table its round was played on.
+
+    A save from a form that names its version is stored only while the match is still at it,
+    the version the board was drawn for: the new version holds exactly the board's rounds and
+    the new one, and the match is not replayed for it. (Without a version or an entry key the
+    board is drawn from the stored rounds, as for any other change.)
+    """
+    seen = seen_version(request)
+    if seen is None or seen != match.version or not key:
+        return
+    try:
+        number = match.rounds.filter(entry_key=key).values_list("number", flat=True).get()
+    except (DatabaseError, ObjectDoesNotExist):
+        return  # the board is drawn from the stored rounds when it is next needed
+    numbers = [row["number"] for row in drawn["rows"]] + [number]
+    made = prepared(match, numbers, match.rules, table, match.closed)
+    cache.set(f"board:{match.public_id}:{seen + 1}", made, BOARD_SECONDS)
+    match.made_board = (seen + 1, made)  # for drawing the answer, without a copy from the cache
 
 
 def retried(request, match, earlier, key):
