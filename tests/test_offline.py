@@ -95,9 +95,13 @@ def at_version(html, version):
     return re.sub(r'data-version="\d+"', f'data-version="{version}"', html)
 
 
+STATE_BLOCK = re.compile(r'<script id="offline-state" type="application/json">(.*?)</script>')
+
+
 def normal(html):
-    """Blank lines differ where the server's fragment cache leaves them."""
-    return re.sub(r"\n\s*\n", "\n", html).strip()
+    """Blank lines differ where the server's fragment cache leaves them; the state block is the
+    server's alone (the phone keeps its own)."""
+    return re.sub(r"\n\s*\n", "\n", STATE_BLOCK.sub("", html)).strip()
 
 
 @pytest.mark.django_db
@@ -169,7 +173,9 @@ def test_a_save_on_the_phone_checks_and_answers_as_the_server_does(client, bundl
     )
     assert saved["entry"] == {"declarer": 0, "hands": [7, 15, 20]}
     assert 'name="entry_key" value="next"' in saved["html"]
-    assert refused["error"] == "round 1: a hand total must be a whole number from 1 to 50"
+    assert re.sub("<[^>]+>", "", refused["error"]) == (
+        "round 1: a hand total must be a whole number from 1 to 50"
+    )
     assert 'value="75"' in refused["html"] and f'value="{KEY}"' in refused["html"]
     assert "<bdi>Ann</bdi> declared: the declaration stands" in preview["html"]
 
@@ -265,3 +271,20 @@ def test_the_fetch_script_pins_the_runtime_the_app_serves():
     script = (Path(offline.ROOT) / "scripts" / "fetch-pyodide").read_text()
     assert f"VERSION={offline.PYODIDE_VERSION} " in script
     assert re.search(r"^INTEGRITY=sha512-[A-Za-z0-9+/]{86}==$", script, re.M)
+
+
+@pytest.mark.django_db
+def test_every_match_body_for_a_scorer_carries_the_state_it_was_drawn_from(client):
+    """The base a phone's offline rounds follow is the screen it saw: the page and each save's
+    answer hold the match state (the state endpoint's, without the entry keys)."""
+    match = stored_match(load(MATCHES[0]))
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    state = state_of(client, match)
+    del state["keys"], state["deleted_keys"]
+    assert json.loads(STATE_BLOCK.search(page)[1]) == state
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
+    client.post(reverse("match_close", args=[match.public_id]), {"csrfmiddlewaretoken": token})
+    answer = server_body(Match.objects.get(pk=match.pk), "en")
+    assert json.loads(STATE_BLOCK.search(answer)[1])["document"]["closed"] is True
+    watch = client.get(reverse("watch", args=[match.watch_id])).content.decode()
+    assert "offline-state" not in watch

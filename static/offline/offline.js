@@ -14,7 +14,8 @@
 (function () {
   "use strict";
   if (window.scorekeeperOffline) return;
-  // engine: warm; lastSave: {ms} from Save to the redrawn screen; score(document JSON text):
+  // engine: warm; readyAt: when it could first score with no network (ms from the page's
+  // start); lastSave: {ms} from Save to the redrawn screen painted; score(document JSON text):
   // the engine's result on this phone (JSON text), for checking it against the server's.
   const api = (window.scorekeeperOffline = { engine: false, lastSave: null, error: null });
   const root = document.documentElement;
@@ -91,14 +92,22 @@
     if (engine || !manifest.runtime || !window.Worker || !window.WebAssembly) return engine;
     worker = new Worker(workerUrl);
     worker.onmessage = (event) => {
-      const { id, result, error } = event.data;
+      const { id, result, error, ms } = event.data;
       const waiting = call.waiting.get(id);
+      call.ms = ms;
       call.waiting.delete(id);
       if (error) waiting.reject(new Error(error));
       else waiting.resolve(result);
     };
     engine = call("start", { runtime: manifest.runtime, bundles: manifest.bundles })
-      .then(() => serial(() => base && call("body", payload())))  // draws once: warm
+      .then((times) => { api.startup = times; })
+      .then(() => serial(async () => {
+        if (!base) return;
+        const drawn = JSON.parse(await call("body", payload())); // the first drawing warms it up
+        api.startup.warm = Math.round(call.ms || 0);
+        // A screen kept from before the state this phone last saw: drawn again from that state.
+        if (!pending.length && shownVersion() !== base.version) showBody(drawn.html);
+      }))
       .then(() => { api.engine = true; update(); return true; })
       .catch((error) => { api.error = String(error); return false; });
     api.score = (document) => engine.then(() => call("score", document));
@@ -160,6 +169,7 @@
     markWaiting();
     // Ready to score with no network: the engine warm, the match's state and page kept.
     root.dataset.offline = api.engine && base && pageKept ? "ready" : "";
+    if (root.dataset.offline && !api.readyAt) api.readyAt = performance.now();
   }
   function seen() {
     lastSeen = Date.now();
@@ -182,25 +192,40 @@
   function saveHere(form, requestConfig, started) {
     const fields = fieldsOf(requestConfig, form);
     const key = (fields.find(([name]) => name === "entry_key") || [])[1] || newKey();
+    previewWanted = null;
     return serial(async () => {
+      const queued = performance.now();
       const answer = JSON.parse(await call("save", payload({ form: fields, entry_key: key, next_key: newKey() })));
+      const engineMs = call.ms;
+      const computed = performance.now();
+      let record = null;
       if (!answer.error) {
-        const drawn = new DOMParser().parseFromString(answer.html, "text/html");
-        const breakdown = drawn.querySelector(".breakdown ul");
-        const record = {
+        record = {
           match: publicId, key, fields, entry: answer.entry, version: base.version,
-          position: base.numbers.length + pending.length + 1, lines: breakdown ? breakdown.innerHTML : "",
-          at: Date.now(),
+          position: base.numbers.length + pending.length + 1, lines: "", at: Date.now(),
         };
         record.seq = await store("pending", "readwrite", (s) => s.add(record));
         pending.push(record);
-        store("views", "readwrite", (s) => s.put({ public_id: publicId, html: answer.html }));
       }
+      const kept = performance.now();
       showBody(answer.html);
       update();
+      const swapped = performance.now();
       requestAnimationFrame(() => requestAnimationFrame(() => {
-        api.lastSave = { ms: performance.now() - started, saved: !answer.error };
+        const painted = performance.now();
+        api.lastSave = {
+          started, painted, ms: painted - started, saved: !answer.error, waited: queued - started,
+          engine: engineMs, message: computed - queued - engineMs, kept: kept - computed,
+          swapped: swapped - kept, painting: painted - swapped,
+        };
       }));
+      if (record) {
+        // What the round scored, for the scorer to recognise it if another phone interferes.
+        const breakdown = document.querySelector("#match-body .breakdown ul");
+        record.lines = breakdown ? breakdown.innerHTML : "";
+        store("pending", "readwrite", (s) => s.put(record));
+        store("views", "readwrite", (s) => s.put({ public_id: publicId, html: answer.html }));
+      }
     }).catch((error) => {
       api.error = String(error);
       const note = form.querySelector("[data-not-saved]");
@@ -208,11 +233,25 @@
     });
   }
 
-  function previewHere(target, form) {
-    return serial(async () => {
-      const answer = JSON.parse(await call("preview", payload({ form: fieldsOf(null, form) })));
-      target.innerHTML = answer.html;
-    }).catch(() => {});
+  // Only the latest preview matters: one asked while another is worked out replaces any
+  // still waiting, and a save drops them (it must not wait behind them).
+  let previewWanted = null;
+  let previewing = false;
+  async function previewHere(target, form) {
+    previewWanted = { target, fields: fieldsOf(null, form) };
+    if (previewing) return;
+    previewing = true;
+    while (previewWanted) {
+      const wanted = previewWanted;
+      previewWanted = null;
+      try {
+        const answer = await serial(() => call("preview", payload({ form: wanted.fields })));
+        if (!previewWanted) wanted.target.innerHTML = JSON.parse(answer).html;
+      } catch (error) {
+        api.error = String(error);
+      }
+    }
+    previewing = false;
   }
 
   document.addEventListener("htmx:beforeRequest", (event) => {
@@ -263,15 +302,38 @@
     }
   });
 
+  // The match changed on the server (a save's answer, a live update): keep its state (the
+  // server sends it with every match body it draws; a live update alone brings only the
+  // scoreboard, so the state is asked for) and, a moment later, a fresh copy of the page.
   let changeTimer = null;
   document.addEventListener("htmx:afterSettle", (event) => {
-    update();
     const elt = event.detail.elt;
+    if (elt && elt.id === "match-body" && !pending.length) takePageState();
+    update();
     if (!elt || !(elt.id === "match-body" || elt.matches("[data-live]")) || pending.length) return;
-    // The match changed on the server: keep its state and a fresh copy of the page.
+    if (elt.matches("[data-live]")) takeState();
     clearTimeout(changeTimer);
-    changeTimer = setTimeout(() => { takeState(); keepPage(); }, 300);
+    changeTimer = setTimeout(keepPage, 300);
   });
+
+  function shownVersion() {
+    const live = document.querySelector("[data-live]");
+    const found = live && /[?&]v=(\d+)/.exec(live.getAttribute("hx-get") || "");
+    return found ? Number(found[1]) : null;
+  }
+
+  function pageState() {
+    const block = document.getElementById("offline-state");
+    return block ? JSON.parse(block.textContent) : null;
+  }
+  // The state the server drew the screen from becomes the base, unless rounds wait (they follow
+  // the base they were entered on) or the base kept is newer (a page kept from before).
+  function takePageState() {
+    const state = pageState();
+    if (!publicId || !state || pending.length || (base && base.version > state.version)) return;
+    base = state;
+    keepBase(state).catch(() => {});
+  }
 
   window.addEventListener("online", () => { reachable = true; update(); sync(true); });
   window.addEventListener("offline", update);
@@ -332,9 +394,9 @@
       else other = true;
     });
     if (!said.length && !other) {
-      // The rounds are the same: this phone's must follow the others, in the order entered.
-      const expected = [...since.keys, ...mine.filter((key) => server.keys.includes(key))];
-      other = stable(expected) !== stable(server.keys);
+      // The rounds are the same: this phone's must follow them, in the order entered.
+      const ours = server.keys.filter((key, k) => !before.has(server.numbers[k]));
+      other = stable(ours) !== stable(mine.filter((key) => ours.includes(key)));
     }
     if (other) said.push(words.other);
     return said;
@@ -418,7 +480,6 @@
     await store("views", "readwrite", (s) => s.delete(publicId));
     if (panel) panel.hidden = true;
     await serverScreen();
-    takeState();
   }
 
   function serverScreen() {
@@ -491,6 +552,7 @@
       try {
         base = (await store("bases", "readonly", (s) => s.get(publicId))) || null;
         pending = await loadPending();
+        takePageState();
         if (pending.length) {
           const view = await store("views", "readonly", (s) => s.get(publicId));
           if (view) showBody(view.html);
@@ -506,7 +568,6 @@
       await registerWorker();
       if (!publicId) return;
       if (pending.length) sync();
-      else await takeState();
       try {
         const response = await fetch("/offline/manifest.json", { credentials: "same-origin" });
         await startEngine(await response.json());

@@ -67,6 +67,7 @@ def setup(root):
                         "scorekeeper": "games.templatetags.scorekeeper",
                         "records": "games.templatetags.records",
                         "least_score": "games.templatetags.least_score",
+                        "offline": "games.templatetags.offline",
                     }
                 },
             }
@@ -93,6 +94,7 @@ class Match:
         self.closed = bool(state["document"].get("closed"))
         self.rematch_of_id = None  # the series block needs the server
         self.pk = None
+        self.drawn_on_phone = True  # no offline-state block: the phone keeps its own
 
 
 def document(state, pending):
@@ -189,6 +191,7 @@ def next_entry(request):
     from django.utils.translation import gettext as _
 
     from games import rules
+    from games.templatetags.scorekeeper import said
 
     game, table, closed = rules.replay(document(request["state"], request.get("pending", [])))
     entry = game.entry_from_form(form_lists(request["form"]), table)
@@ -200,7 +203,7 @@ def next_entry(request):
             try:
                 rules.play_round(game, table, entry)
             except rules.RulesError as refused:
-                error = refused.render(_)
+                error = said(refused)
     return entry, error, game, table
 
 

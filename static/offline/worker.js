@@ -9,18 +9,25 @@
 let phone = null;
 let starting = null;
 
+// Starts the runtime and the engine; answers how long each step took (ms).
 async function start({ runtime, bundles }) {
+  const times = {};
+  let clock = performance.now();
+  const lap = (name) => { const now = performance.now(); times[name] = Math.round(now - clock); clock = now; };
   importScripts(runtime + "pyodide.js");
   const pyodide = await self.loadPyodide({ indexURL: runtime, fullStdLib: false });
+  lap("runtime");
   const archives = await Promise.all(bundles.map(async (url) => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(url + ": " + response.status);
     return response.arrayBuffer();
   }));
   archives.forEach((archive) => pyodide.unpackArchive(archive, "zip", { extractDir: "/offline" }));
+  lap("bundles");
   pyodide.runPython('import sys\nsys.path.insert(0, "/offline")\nimport phone\nphone.setup("/offline")');
   phone = pyodide.globals.get("phone");
-  return true;
+  lap("setup");
+  return times;
 }
 
 self.onmessage = async (event) => {
@@ -32,9 +39,11 @@ self.onmessage = async (event) => {
       result = await starting;
     } else {
       await starting;
+      const begun = performance.now();
       result = phone[call](args);
+      self.lastCall = performance.now() - begun;
     }
-    self.postMessage({ id, result });
+    self.postMessage({ id, result, ms: self.lastCall });
   } catch (error) {
     self.postMessage({ id, error: String(error && error.message || error) });
   }
