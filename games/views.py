@@ -27,6 +27,7 @@ from games.changes import changes
 from games.forms import NewMatchForm
 from games.links import get_match, on_this_phone, remember
 from games.models import Conflict, Match, RoundEvent
+from games.templatetags.scorekeeper import because, said
 from scorekeeper.middleware import DrawnPage, csrf_token
 
 BOARD_SECONDS = 600
@@ -241,7 +242,7 @@ def check(match, entries):
         if error.phrase.text == "the match is already finished":
             return _("this change would end the match before round %(number)s") % {
                 "number": error.round}
-        return error.render(_)
+        return said(error)
     return None
 
 
@@ -348,7 +349,7 @@ def next_round_error(match, table, entry):
     try:
         rules.play_round(match.rules, table, entry)
     except rules.RulesError as error:
-        return error.render(_)
+        return said(error)
     return None
 
 
@@ -427,7 +428,7 @@ def round_delete(request, public_id, number):
         except Conflict:
             error = conflict_message(request, match)
     else:
-        error = _("This round cannot be deleted: %(why)s") % {"why": error}
+        error = because(_("This round cannot be deleted: %(why)s"), error)
     return render_round(request, match, stored, position, stored[position].entry, error)
 
 
@@ -478,7 +479,7 @@ def round_restore(request, public_id, number):
     if error is None:
         match.change_round(deleted, None, RoundEvent.RESTORED, deleted=None)
         return redirect("match", public_id=match.public_id)
-    why = _("This round cannot be restored: %(why)s") % {"why": error}
+    why = because(_("This round cannot be restored: %(why)s"), error)
     return render_history(request, match, why)
 
 
