@@ -218,3 +218,15 @@ def test_the_engine_in_the_browser_gives_the_servers_result_for_every_worked_exa
     results = [json.loads(answer) for answer in answers]
     assert results[: len(MATCHES)] == [expected_result(path) for path in MATCHES]
     assert results[len(MATCHES) :] == [{"error": load(path)["error"]} for path in INVALID]
+
+
+def test_the_runtime_loads_only_once_the_page_has_loaded(phone, match):
+    """The first load stays small: Pyodide and the bundles are fetched after the load event."""
+    page = phone
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(f"/m/{match.public_id}/", wait_until="load")
+    at_load = list(fetched)
+    ready(page)
+    assert not [url for url in at_load if "/offline/pyodide/" in url or url.endswith(".zip")]
+    assert [url for url in fetched if url.endswith("pyodide.asm.wasm")]

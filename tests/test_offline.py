@@ -288,3 +288,25 @@ def test_every_match_body_for_a_scorer_carries_the_state_it_was_drawn_from(clien
     assert json.loads(STATE_BLOCK.search(answer)[1])["document"]["closed"] is True
     watch = client.get(reverse("watch", args=[match.watch_id])).content.decode()
     assert "offline-state" not in watch
+
+
+@pytest.mark.django_db
+def test_the_offline_urls_refuse_what_they_do_not_serve(client):
+    """Every method and odd tokens: never a server error, only GET answered."""
+    match = Match.objects.create(game="least_score", players=["Ann", "Bo"])
+    tokens = [match.public_id, match.watch_id, "nosuchmatch", "x" * 300, "%F0%9F%82%A1", "0"]
+    paths = [
+        "/sw.js",
+        "/offline/manifest.json",
+        "/offline/app-0.zip",
+        "/offline/nothing-x.zip",
+        *[f"/offline/app-{token}.zip" for token in tokens],
+        *[f"/m/{token}/offline.json" for token in tokens],
+    ]
+    paths += [offline.manifest()["bundles"][0] + "?v=1"]
+    for path in paths:
+        for method in ("get", "post", "put", "delete", "head", "options"):
+            status = getattr(client, method)(path).status_code
+            assert status < 500, (method, path, status)
+            if method not in ("get", "head"):
+                assert status in (403, 404, 405), (method, path, status)

@@ -335,6 +335,13 @@
     keepBase(state).catch(() => {});
   }
 
+  // With no network a link on the match screen (a round's page, every round) would open the
+  // browser's own error page: it stays put, under the note that says the phone is offline.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("#match-body a[href]");
+    if (link && offline()) event.preventDefault();
+  }, true);
+
   window.addEventListener("online", () => { reachable = true; update(); sync(true); });
   window.addEventListener("offline", update);
 
