@@ -44,8 +44,9 @@ def pretty(code):
 
 
 
-def totals(page):
-    return page.locator(".scoreboard tfoot td").all_inner_texts()
+def expect_totals(page, totals):
+    """The scoreboard's totals row reads totals (retrying while htmx settles the new round)."""
+    expect(page.locator(".scoreboard tfoot td")).to_have_text(totals, use_inner_text=True)
 
 
 def stored_match():
@@ -67,7 +68,7 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     expect(card(page, "KH")).not_to_contain_text("Ann")
     play_hand(page, ["QS", "AH"], {"Ann": "QS AH KH", "Dee": "10C JD 5H"}, rest="Bo")
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
-    assert totals(page) == ["-4404", "-1524", "1680", "4236"]
+    expect_totals(page, ["-4404", "-1524", "1680", "4236"])
     expect(page.locator(".breakdown")).to_contain_text(
         "Dee took J♦ 10♣ 5♥: sheep 100, hearts -10 ×2 (A♥ exposed), transformer ×2 → raw 160")
     expect(page.locator(".status")).to_contain_text("Ann took the pig and leads the next hand.")
@@ -76,7 +77,7 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     # Chen J♦: 200. Dee the other eleven hearts: -110. S = -50: Ann 250/3 → 83,
     # Bo -710/3 → -237, Chen 850/3 → 283, Dee -390/3 = -130; ×12: 996 -2844 3396 -1560.
     play_hand(page, ["JD"], {"Ann": "10C", "Bo": "QS AH KH", "Chen": "JD"}, rest="Dee")
-    assert totals(page) == ["-3408", "-4368", "5076", "2676"]
+    expect_totals(page, ["-3408", "-4368", "5076", "2676"])
     expect(page.locator(".status")).to_contain_text("lowest now -390 (Bo)")
     screenshot(page, "gongzhu-round-3")
 
@@ -84,17 +85,17 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     # -1270, past the floor. Ann J♦ 100; Chen the other ten hearts (-20 -60)×2 = -160; Dee 0.
     # S = -940: Ann 1340/3 → 447, Bo -2580/3 = -860, Chen 100, Dee 940/3 → 313; ×12.
     play_hand(page, ["QS", "AH"], {"Bo": "QS AH KH QH 10C", "Ann": "JD"}, rest="Chen")
-    assert totals(page) == ["1956", "-14688", "6276", "6432"]
+    expect_totals(page, ["1956", "-14688", "6276", "6432"])
     expect(page.locator(".banner")).to_contain_text("Dee won")
     expect(page.locator(".banner")).to_contain_text("Bo: raw -1270")
-    assert page.locator("#entry").count() == 0
+    expect(page.locator("#entry")).to_have_count(0)
 
     # Stake 0.01 a point: 19.56, -146.88, 62.76, 64.32; Bo pays the biggest creditor first,
     # and the 0.24 the rounded points lack stays unsettled.
     settlement = page.locator(".settlement")
     expect(settlement).to_contain_text("-146.88")
-    assert settlement.locator(".transfers li").all_inner_texts() == [
-        "Bo pays Dee 64.32", "Bo pays Chen 62.76", "Bo pays Ann 19.56"]
+    expect(settlement.locator(".transfers li")).to_have_text(
+        ["Bo pays Dee 64.32", "Bo pays Chen 62.76", "Bo pays Ann 19.56"], use_inner_text=True)
     expect(settlement).to_contain_text("Rounding leaves 0.24 owed to nobody.")
     result = rules.score(stored_match())
     assert result["totals"] == [1956, -14688, 6276, 6432]
@@ -125,7 +126,7 @@ def test_without_javascript_a_hand_missing_cards_is_refused_and_kept(browser, li
     expect(page.locator("input[name=owner-JD][value='1']")).to_be_checked()
     expect(page.locator("input[name=exposed][value=AH]")).to_be_checked()
     expect(page.locator(".gz-left")).to_contain_text("Still unassigned: 10♣ A♥")
-    assert page.locator(".scoreboard tbody tr td.muted").count() == 1  # no rounds yet
+    expect(page.locator(".scoreboard tbody tr td.muted")).to_have_count(1)  # no rounds yet
     screenshot(page, "gongzhu-refused")
 
     # The rest to Dee: Chen Q♠ -100, Bo J♦ 100, Dee 10♣ and every heart, A♥ exposed:
@@ -133,6 +134,6 @@ def test_without_javascript_a_hand_missing_cards_is_refused_and_kept(browser, li
     # Chen -1200/3 = -400, Dee 2400/3 = 800; ×12.
     page.get_by_role("button", name="The rest to Dee").click()
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
-    assert totals(page) == ["-3204", "-1596", "-4800", "9600"]
+    expect_totals(page, ["-3204", "-1596", "-4800", "9600"])
     assert rules.score(stored_match())["totals"] == [-3204, -1596, -4800, 9600]
     context.close()

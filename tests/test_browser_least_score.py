@@ -52,14 +52,14 @@ def test_a_table_plays_least_score_to_the_end(phone):
     expect(page.locator("input[name=hand-0]")).to_have_value("9")
     expect(page.locator("input[name=hand-2]")).to_have_value("75")
     expect(page.locator("input[name=declarer][value='1']")).to_be_checked()
-    assert page.locator(".scoreboard tbody tr").count() == 1
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(1)
     screenshot(page, "least-score-error")
 
     play_round(page, "Bo", {0: 9, 1: 5, 2: 4})  # Bo fails: 20 + 1 = 21 → 29, out at 25
     expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
     expect_totals(page, ["0", "29", "13"])
     expect(page.locator("#entry")).to_contain_text("out")
-    assert page.locator("input[name=hand-1]").count() == 0
+    expect(page.locator("input[name=hand-1]")).to_have_count(0)
     expect(page.locator(".status")).to_contain_text("Bo is out")
 
     play_round(page, "Chen", {0: 14, 2: 3})
@@ -75,7 +75,7 @@ def test_a_table_plays_least_score_to_the_end(phone):
     expect_totals(page, ["18", "29", "25"])
     play_round(page, "Ann", {0: 4, 2: 10})  # Chen 31: out, Ann is the last one in
     expect(page.locator(".banner")).to_contain_text("Ann won")
-    assert page.locator("#entry").count() == 0
+    expect(page.locator("#entry")).to_have_count(0)
     expect_totals(page, ["18", "29", "31"])
     screenshot(page, "least-score-finished")
 

@@ -66,7 +66,7 @@ def test_a_watching_phone_sees_the_round_appear_without_reloading(browser, live_
     scorer = browser.new_context(base_url=live_server.url, **PHONE).new_page()
     watcher = browser.new_context(base_url=live_server.url, **PHONE).new_page()
     watcher.goto(f"/w/{match.watch_id}/")
-    assert watcher.locator("main form").count() == 0
+    expect(watcher.locator("main form")).to_have_count(0)
     expect(watcher.locator(".scoreboard")).to_contain_text("No rounds yet")
 
     scorer.goto(f"/m/{match.public_id}/")
@@ -76,7 +76,7 @@ def test_a_watching_phone_sees_the_round_appear_without_reloading(browser, live_
 
     expect(watcher.locator(".scoreboard tfoot")).to_contain_text("13", timeout=8000)
     expect(watcher.locator(".breakdown")).to_contain_text("Ann declared")
-    assert watcher.locator("main form").count() == 0
+    expect(watcher.locator("main form")).to_have_count(0)
     screenshot(watcher, "live-watcher")
 
     response = watcher.request.post(f"/m/{match.watch_id}/rounds/",
