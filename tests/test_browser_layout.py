@@ -113,9 +113,11 @@ def test_long_names_and_ten_players_never_widen_a_screen(phone, game, slug, coun
     screenshot(page, f"layout-{slug}-match")
 
     page.get_by_role("link", name="Share").click()
+    page.wait_for_url("**/share/")
     widths["share"] = width(page)
     page.goto(match_url)
     page.get_by_role("link", name="History").click()
+    page.wait_for_url("**/history/")
     widths["history"] = width(page)
     page.goto(match_url)
     page.locator(".scoreboard tbody th a").first.click()

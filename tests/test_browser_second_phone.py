@@ -37,13 +37,13 @@ def test_the_second_phone_follows_the_rounds_and_keeps_what_it_typed(phones, mat
     fill_round(first, 0, [7, 15, 20])
     save(first)
     # Untouched, the second phone's form is drawn afresh for round 2.
-    expect(second.locator("[data-round-heading]")).to_have_text("Round 2", timeout=8000)
+    expect(second.locator("[data-round-heading]")).to_have_text("Round 2", timeout=15_000)
     expect(second.locator(".scoreboard tbody tr")).to_have_count(1)
 
     fill_round(second, 1, [3, 2, 9])  # the second phone starts typing round 2...
     fill_round(first, 2, [4, 6, 1])
     save(first)  # ...while the first phone saves it
-    expect(second.locator("[data-round-heading]")).to_have_text("Round 3", timeout=8000)
+    expect(second.locator("[data-round-heading]")).to_have_text("Round 3", timeout=15_000)
     expect(second.locator("[data-moved-note]")).to_contain_text("now for round 3")
     expect(second.locator("input[name=hand-2]")).to_have_value("9")
     screenshot(second, "second-phone-moved")
@@ -58,7 +58,7 @@ def test_a_match_finished_on_one_phone_offers_the_other_the_rematch(phones, matc
         page.goto(f"/m/{match.public_id}/")
     fill_round(first, 0, [1, 30, 2])  # Bo goes over 25: the first one out ends the match
     save(first)
-    expect(second.get_by_role("button", name="Rematch")).to_be_visible(timeout=8000)
+    expect(second.get_by_role("button", name="Rematch")).to_be_visible(timeout=15_000)
     expect(second.locator("#entry")).to_have_count(0)
     expect(second.get_by_text("Close the match now")).to_have_count(0)
 
