@@ -95,7 +95,7 @@ def at_version(html, version):
     return re.sub(r'data-version="\d+"', f'data-version="{version}"', html)
 
 
-STATE_BLOCK = re.compile(r'<script id="offline-state" type="application/json">(.*?)</script>')
+STATE_BLOCK = re.compile(r'<template id="offline-state">(.*?)</template>')
 
 
 def normal(html):
@@ -288,6 +288,15 @@ def test_every_match_body_for_a_scorer_carries_the_state_it_was_drawn_from(clien
     assert json.loads(STATE_BLOCK.search(answer)[1])["document"]["closed"] is True
     watch = client.get(reverse("watch", args=[match.watch_id])).content.decode()
     assert "offline-state" not in watch
+
+
+@pytest.mark.django_db
+def test_the_state_block_holds_no_markup_whatever_the_names(client):
+    match = Match.objects.create(game="least_score", players=["</template><b>Ann", "Bo & Co"])
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    text = STATE_BLOCK.search(page)[1]
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text)["document"]["players"] == ["</template><b>Ann", "Bo & Co"]
 
 
 @pytest.mark.django_db

@@ -324,7 +324,7 @@
 
   function pageState() {
     const block = document.getElementById("offline-state");
-    return block ? JSON.parse(block.textContent) : null;
+    return block ? JSON.parse(block.content.textContent) : null;
   }
   // The state the server drew the screen from becomes the base, unless rounds wait (they follow
   // the base they were entered on) or the base kept is newer (a page kept from before).
