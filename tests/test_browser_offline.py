@@ -230,3 +230,20 @@ def test_the_runtime_loads_only_once_the_page_has_loaded(phone, match):
     ready(page)
     assert not [url for url in at_load if "/offline/pyodide/" in url or url.endswith(".zip")]
     assert [url for url in fetched if url.endswith("pyodide.asm.wasm")]
+
+
+def test_a_save_that_meets_a_dead_server_is_scored_on_the_phone_and_sent_later(phone, match):
+    """The phone believes it is online, but the save cannot reach the server: the engine takes
+    the round at once, and it is sent once the server answers saves again."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.route("**/rounds/", lambda route: route.abort("connectionrefused"))
+    fill_round(page, 0, [7, 15, 20])
+    save_round(page, 1)
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-not-saved]")).to_be_hidden()
+    assert Round.objects.count() == 0
+    page.unroute("**/rounds/")
+    expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=30_000)
+    assert [r.entry for r in Round.objects.all()] == [{"declarer": 0, "hands": [7, 15, 20]}]
