@@ -110,13 +110,17 @@ def django_files():
 
 
 class Bundle:
-    """A zip of files, named by a hash of its content; rebuilt only when a file changes."""
+    """A zip of files, named by a hash of its content: built once per process (with DEBUG on,
+    looked at again on every request and rebuilt when a file changed)."""
 
     def __init__(self, name, list_files):
         self.name, self.list_files = name, list_files
         self.stamp, self.data, self.digest = None, b"", ""
 
     def current(self):
+        # The files change only with a new release (a restart), except while developing.
+        if self.digest and not settings.DEBUG:
+            return self
         files = self.list_files()
         stamp = tuple(
             (name, os.stat(path).st_mtime_ns, os.stat(path).st_size) for name, path in files
@@ -187,11 +191,22 @@ def shell():
 @require_GET
 def service_worker(request):
     """static/offline/sw.js with the version of what it keeps (a new version replaces it)."""
+    if WORKER["script"] is None or settings.DEBUG:
+        WORKER["script"] = worker_script()
+    response = HttpResponse(WORKER["script"], content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+WORKER = {"script": None}  # drawn once per process (with DEBUG on, for every request)
+
+
+def worker_script():
     source = (ROOT / "static" / "offline" / "sw.js").read_text()
     stamp = hashlib.sha256()
     for url in shell():
         path = ROOT / "static" / url.removeprefix(settings.STATIC_URL)
-        if path.is_file():  # htmx is Django-htmx's: it changes with its (pinned) version
+        if path.is_file():  # htmx comes with django-htmx: a new one comes with a new version
             stamp.update(path.read_bytes())
     current = manifest()
     config = {
@@ -199,11 +214,7 @@ def service_worker(request):
         "shell": shell(),
         "manifest": "/offline/manifest.json",
     }
-    response = HttpResponse(
-        source.replace("/*CONFIG*/{}", json.dumps(config)), content_type="text/javascript"
-    )
-    response["Cache-Control"] = "no-cache"
-    return response
+    return source.replace("/*CONFIG*/{}", json.dumps(config))
 
 
 @require_GET

@@ -2,9 +2,9 @@
    keeps on the phone what a match screen needs to open with no network.
 
    - the app shell (stylesheet, scripts, icon) and each match page opened (score and watch
-     links): network first (a network that does not answer is given up after PAGE_WAIT_MS), the
-     last copy otherwise; static/offline/offline.js asks for a fresh
-     copy whenever the match changes;
+     links): network first (a network that does not answer is given up after PAGE_WAIT_MS),
+     the last copy otherwise; static/offline/offline.js asks for a fresh copy whenever the
+     match changes;
    - the Python runtime and the engine's bundles: their names change with their content, so a
      kept copy is used as it is, fetched once;
    - never a POST, a live check or the match state (offline.json): those need the server. */
