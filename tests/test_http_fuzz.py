@@ -42,11 +42,13 @@ def urls(matches):
         "nosuchmatch", "x" * 300, "%F0%9F%82%A1", "..", "0"]
     paths = ["/", "/healthz", "/matches/", "/matches/?q=", "/import/", "/i18n/setlang/",
              "/new/least_score/", "/new/gongzhu/", "/new/six_nimmt/", "/new/smear/",
-             "/new/sanming/", "/new/nosuchgame/", "/static/app.css", "/nowhere"]
+             "/new/sanming/", "/new/nosuchgame/", "/static/app.css", "/nowhere", "/sw.js",
+             "/offline/manifest.json", "/offline/app-0000.zip", "/offline/x-y.zip"]
     for token in tokens:
         paths += [f"/w/{token}/", f"/live/{token}/", f"/m/{token}/", f"/m/{token}/live/"]
         paths += [f"/m/{token}/{tail}" for tail in (
             "share/", "history/", "rounds/", "preview/", "close/", "rematch/", "export.json",
+            "offline.json",
             "export.csv", "rounds/1/", "rounds/2/", "rounds/99/", "rounds/0/",
             "rounds/1/delete/", "rounds/2/restore/", "rounds/1/restore/")]
     return paths
