@@ -20,7 +20,7 @@ HANDS = [{"declarer": 0, "hands": [7, 15, 20]}, {"declarer": 1, "hands": [30, 2,
 LINK = re.compile(r'(?:href|hx-get|hx-post|action|src)="([^"]+)"')
 SCORE_PATHS = ["", "live/", "share/", "history/", "rounds/", "preview/", "rounds/1/",
                "rounds/1/delete/", "rounds/1/restore/", "close/", "rematch/", "export.json",
-               "export.csv"]
+               "export.csv", "offline.json"]
 
 
 def play(match, entries):
@@ -49,6 +49,8 @@ def watcher_requests(watch_id):
         for headers in ({}, htmx):
             yield "get", f"/w/{watch_id}/{query}", None, headers
             yield "get", f"/live/{watch_id}/{query}", None, headers
+    for path in ("/sw.js", "/offline/manifest.json"):  # what a watching phone caches
+        yield "get", path, None, {}
     for path in SCORE_PATHS:
         yield "get", f"/m/{watch_id}/{path}", None, {}
         yield "post", f"/m/{watch_id}/{path}", {"declarer": "0", "closed": "1"}, htmx
