@@ -19,13 +19,26 @@ def changes(game, players, before, after):
         label = Term(game.label(field))
         if kind in ("per_seat", "per_team"):
             names = players if kind == "per_seat" else team_names(players)
-            lines += [Phrase(gettext_noop("%(name)s, %(field)s: %(before)s → %(after)s"),
-                             name=name, field=label, before=shown(item(old, k), players),
-                             after=shown(item(new, k), players))
-                      for k, name in enumerate(names) if item(old, k) != item(new, k)]
+            lines += [
+                Phrase(
+                    gettext_noop("%(name)s, %(field)s: %(before)s → %(after)s"),
+                    name=name,
+                    field=label,
+                    before=shown(item(old, k), players),
+                    after=shown(item(new, k), players),
+                )
+                for k, name in enumerate(names)
+                if item(old, k) != item(new, k)
+            ]
         else:
-            lines.append(Phrase(gettext_noop("%(field)s: %(before)s → %(after)s"), field=label,
-                                before=shown(old, players, kind), after=shown(new, players, kind)))
+            lines.append(
+                Phrase(
+                    gettext_noop("%(field)s: %(before)s → %(after)s"),
+                    field=label,
+                    before=shown(old, players, kind),
+                    after=shown(new, players, kind),
+                )
+            )
     return lines
 
 
@@ -33,8 +46,10 @@ def team_names(players):
     """Partners sit opposite: team 0 is seats 0 and 2, team 1 seats 1 and 3."""
     if len(players) != 4:
         return []
-    return [Phrase(gettext_noop("%(first)s & %(second)s"), first=players[t], second=players[t + 2])
-            for t in (0, 1)]
+    return [
+        Phrase(gettext_noop("%(first)s & %(second)s"), first=players[t], second=players[t + 2])
+        for t in (0, 1)
+    ]
 
 
 def item(values, k):

@@ -38,18 +38,34 @@ def chart(result, marks=()):
 
     ends = spread([y(line[-1]) for line in lines], TOP, HEIGHT - BOTTOM)
     return {
-        "width": WIDTH, "height": HEIGHT, "left": left, "right": WIDTH - RIGHT,
-        "top": TOP, "bottom": HEIGHT - BOTTOM, "zero": y(0),
-        "tick_x": left - 4, "name_x": WIDTH - RIGHT + 6, "round_y": HEIGHT - 6,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": left,
+        "right": WIDTH - RIGHT,
+        "top": TOP,
+        "bottom": HEIGHT - BOTTOM,
+        "zero": y(0),
+        "tick_x": left - 4,
+        "name_x": WIDTH - RIGHT + 6,
+        "round_y": HEIGHT - 6,
         "lines": [
-            {"name": name, "label": cut(name), "colour": seat % COLOURS, "values": line,
-             "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate((0, *line))),
-             "end_x": x(rounds), "end_y": y(line[-1]), "label_y": label_y}
+            {
+                "name": name,
+                "label": cut(name),
+                "colour": seat % COLOURS,
+                "values": line,
+                "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate((0, *line))),
+                "end_x": x(rounds),
+                "end_y": y(line[-1]),
+                "label_y": label_y,
+            }
             for seat, (name, line, label_y) in enumerate(zip(result["players"], lines, ends))
         ],
         "ticks": [{"value": v, "y": y(v)} for v in ticks],
-        "rounds": [{"number": k, "x": x(k)}
-                   for k in range(nice_step(rounds), rounds + 1, nice_step(rounds))],
+        "rounds": [
+            {"number": k, "x": x(k)}
+            for k in range(nice_step(rounds), rounds + 1, nice_step(rounds))
+        ],
         "marks": [{"value": value, "label": label, "y": y(value)} for value, label in marks],
     }
 

@@ -17,26 +17,52 @@ def option_field(game, option):
     help_text = f"{_(option.help)} {default_note(game, option)}"
     if option.kind == "choice":
         choices = [(json.dumps(c), _(game.label(c))) for c in option.choices]
-        return forms.TypedChoiceField(label=label, help_text=help_text, choices=choices,
-                                      coerce=json.loads, initial=json.dumps(option.default),
-                                      required=False, empty_value=None)
+        return forms.TypedChoiceField(
+            label=label,
+            help_text=help_text,
+            choices=choices,
+            coerce=json.loads,
+            initial=json.dumps(option.default),
+            required=False,
+            empty_value=None,
+        )
     if option.kind == "bool":
-        return forms.BooleanField(label=label, help_text=help_text, required=False,
-                                  initial=option.default)
+        return forms.BooleanField(
+            label=label, help_text=help_text, required=False, initial=option.default
+        )
     # Plain text fields: a browser's number field would send letters as blank (the default).
     if option.kind == "number":
-        return forms.DecimalField(label=label, help_text=help_text, required=False, localize=True,
-                                  min_value=option.low, max_value=option.high, max_digits=20,
-                                  initial=option.default,
-                                  widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+        return forms.DecimalField(
+            label=label,
+            help_text=help_text,
+            required=False,
+            localize=True,
+            min_value=option.low,
+            max_value=option.high,
+            max_digits=20,
+            initial=option.default,
+            widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+        )
     if option.kind == "evens":
-        return forms.RegexField(label=label, help_text=help_text, required=False, max_length=200,
-                                regex=r"^[0-9,\s]*$", widget=forms.TextInput(attrs={"inputmode": "numeric"}),
-                                error_messages={"invalid": _("Type even numbers separated by commas.")})
+        return forms.RegexField(
+            label=label,
+            help_text=help_text,
+            required=False,
+            max_length=200,
+            regex=r"^[0-9,\s]*$",
+            widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+            error_messages={"invalid": _("Type even numbers separated by commas.")},
+        )
     initial = None if callable(option.default) else option.default
-    return forms.IntegerField(label=label, help_text=help_text, required=False,
-                              min_value=option.low, max_value=option.high, initial=initial,
-                              widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+    return forms.IntegerField(
+        label=label,
+        help_text=help_text,
+        required=False,
+        min_value=option.low,
+        max_value=option.high,
+        initial=initial,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
 
 
 def default_note(game, option):
@@ -68,11 +94,14 @@ class NewMatchForm(forms.Form):
         self.game = game
         for seat in range(game.max_players):
             self.fields[f"player_{seat}"] = forms.CharField(
-                label=_("Seat %(seat)d") % {"seat": seat + 1}, max_length=200,
-                required=seat < game.min_players, error_messages={
-                    "required": _("Type a name here: %(game)s needs %(count)s players or more.") % {
-                        "game": _(game.name), "count": game.min_players},
-                    "max_length": _("A name is at most 40 characters.")},
+                label=_("Seat %(seat)d") % {"seat": seat + 1},
+                max_length=200,
+                required=seat < game.min_players,
+                error_messages={
+                    "required": _("Type a name here: %(game)s needs %(count)s players or more.")
+                    % {"game": _(game.name), "count": game.min_players},
+                    "max_length": _("A name is at most 40 characters."),
+                },
             )
         for option in game.options:
             self.fields[option.name] = option_field(game, option)
@@ -102,8 +131,11 @@ class NewMatchForm(forms.Form):
         """The field an engine error is about: a player's name or an option (else the form)."""
         params = error.phrase.params
         if "seat" in params:
-            filled = [f"player_{s}" for s in range(self.game.max_players)
-                      if self.cleaned_data.get(f"player_{s}", "").strip()]
+            filled = [
+                f"player_{s}"
+                for s in range(self.game.max_players)
+                if self.cleaned_data.get(f"player_{s}", "").strip()
+            ]
             return filled[params["seat"]]
         return params.get("name") if params.get("name") in self.fields else None
 

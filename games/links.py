@@ -39,4 +39,3 @@ def on_this_phone(request, matches=Match.objects):
     by_token = {m.public_id: m for m in found} | {m.watch_id: m for m in found}
     links = [(by_token[t], reverse("match", args=[t])) for t in scoring if t in by_token]
     return links + [(by_token[t], reverse("watch", args=[t])) for t in watching if t in by_token]
-

@@ -31,8 +31,9 @@ class Match(models.Model):
     # made conditional on the match being as the form saw it.
     version = models.PositiveIntegerField(default=0)
     # The match this one is a rematch of: a series is the original and its chain of rematches.
-    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="rematches")
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -116,7 +117,8 @@ class Match(models.Model):
         """The match that follows this one (made on the first ask, the same on a second)."""
         with transaction.atomic():
             following = self.rematches.first() or Match.objects.create(
-                game=self.game, players=self.players, options=self.options, rematch_of=self)
+                game=self.game, players=self.players, options=self.options, rematch_of=self
+            )
             self.claim_version(None)  # every screen of the series now lists the new match
         return following
 
@@ -128,8 +130,13 @@ class Match(models.Model):
         """The spec's match document; entries replace the stored rounds when given."""
         if entries is None:
             entries = [r.entry for r in self.live_rounds()]
-        return {"game": self.game, "players": self.players, "options": self.options,
-                "rounds": entries, "closed": self.closed}
+        return {
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "rounds": entries,
+            "closed": self.closed,
+        }
 
 
 class Round(models.Model):
@@ -149,8 +156,11 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="one_round_per_number"),
             # A retried save is stored once, even when two copies of it race each other.
-            models.UniqueConstraint(fields=["match", "entry_key"], condition=~Q(entry_key=""),
-                                    name="one_round_per_entry_key"),
+            models.UniqueConstraint(
+                fields=["match", "entry_key"],
+                condition=~Q(entry_key=""),
+                name="one_round_per_entry_key",
+            ),
         ]
 
     def __str__(self):
@@ -161,7 +171,12 @@ class RoundEvent(models.Model):
     """The audit of a round: created, edited, deleted or restored, with the entry at that time."""
 
     CREATED, EDITED, DELETED, RESTORED = "created", "edited", "deleted", "restored"
-    ACTIONS = [(CREATED, "created"), (EDITED, "edited"), (DELETED, "deleted"), (RESTORED, "restored")]
+    ACTIONS = [
+        (CREATED, "created"),
+        (EDITED, "edited"),
+        (DELETED, "deleted"),
+        (RESTORED, "restored"),
+    ]
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(max_length=10, choices=ACTIONS)

@@ -40,15 +40,26 @@ def replayed(match):
 def matches(request):
     """This phone's matches, searched by player or game, and the record of a player named."""
     query = request.GET.get("q", "").strip()
-    found = [(match, url, *replayed(match))
-             for match, url in on_this_phone(request, Match.objects.prefetch_related(WITH_ROUNDS))]
-    players = sorted({name for _m, _u, _g, _t, result in found for name in result["players"]},
-                     key=str.casefold)
+    found = [
+        (match, url, *replayed(match))
+        for match, url in on_this_phone(request, Match.objects.prefetch_related(WITH_ROUNDS))
+    ]
+    players = sorted(
+        {name for _m, _u, _g, _t, result in found for name in result["players"]}, key=str.casefold
+    )
     named = next((name for name in players if name.casefold() == query.casefold()), None)
-    shown = [(match, url, result) for match, url, game, _t, result in found
-             if matches_query(query, game, result)]
-    context = {"query": query, "players": players, "shown": shown, "named": named,
-               "record": player_record(named, found) if named else None}
+    shown = [
+        (match, url, result)
+        for match, url, game, _t, result in found
+        if matches_query(query, game, result)
+    ]
+    context = {
+        "query": query,
+        "players": players,
+        "shown": shown,
+        "named": named,
+        "record": player_record(named, found) if named else None,
+    }
     return render(request, "games/records/matches.html", context)
 
 
@@ -82,13 +93,22 @@ def player_record(name, found):
         places.append(ranking[seat])
         if name in result["winners"]:
             wins += 1
-            margin = min((abs(result["totals"][seat] - total)
-                          for total, place in zip(result["totals"], ranking)
-                          if place > ranking[seat]), default=0)
+            margin = min(
+                (
+                    abs(result["totals"][seat] - total)
+                    for total, place in zip(result["totals"], ranking)
+                    if place > ranking[seat]
+                ),
+                default=0,
+            )
             if biggest is None or margin > biggest["margin"]:
                 biggest = {"margin": margin, "match": match, "url": url, "game": game}
-    return {"played": len(places), "wins": wins, "biggest": biggest,
-            "average_place": sum(places) / len(places) if places else None}
+    return {
+        "played": len(places),
+        "wins": wins,
+        "biggest": biggest,
+        "average_place": sum(places) / len(places) if places else None,
+    }
 
 
 @require_POST
@@ -110,8 +130,10 @@ def series(match):
     settled = [result["settlement"] for _m, result in played if result["settlement"]]
     combined = None
     if settled:
-        amounts = [sum((decimal(s["amounts"][k]) for s in settled), Decimal(0))
-                   for k in range(len(match.players))]
+        amounts = [
+            sum((decimal(s["amounts"][k]) for s in settled), Decimal(0))
+            for k in range(len(match.players))
+        ]
         combined = {**settlement(match.players, amounts, 1), "count": len(settled)}
     return {"played": played, "combined": combined}
 
@@ -174,8 +196,12 @@ def import_match(request):
         else:
             remember(request, match.public_id)
             return redirect("match", public_id=match.public_id)
-    return render(request, "games/records/import.html", {"document": text, "error": error},
-                  status=422 if error else 200)
+    return render(
+        request,
+        "games/records/import.html",
+        {"document": text, "error": error},
+        status=422 if error else 200,
+    )
 
 
 class TooLarge(Exception):
@@ -207,12 +233,17 @@ def store(document):
     """A new match with the document's rounds, if the engine accepts the document."""
     result = rules.score(document)
     with transaction.atomic():
-        match = Match.objects.create(game=result["game"], players=result["players"],
-                                     options=document.get("options") or {},
-                                     closed=bool(document.get("closed")))
+        match = Match.objects.create(
+            game=result["game"],
+            players=result["players"],
+            options=document.get("options") or {},
+            closed=bool(document.get("closed")),
+        )
         stored = Round.objects.bulk_create(
             Round(match=match, number=number, entry=entry)
-            for number, entry in enumerate(document.get("rounds", []), 1))
+            for number, entry in enumerate(document.get("rounds", []), 1)
+        )
         RoundEvent.objects.bulk_create(
-            RoundEvent(round=r, action=RoundEvent.CREATED, entry=r.entry) for r in stored)
+            RoundEvent(round=r, action=RoundEvent.CREATED, entry=r.entry) for r in stored
+        )
     return match

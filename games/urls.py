@@ -16,8 +16,9 @@ urlpatterns = [
     path("m/<str:public_id>/preview/", views.round_preview, name="round_preview"),
     path("m/<str:public_id>/rounds/<int:number>/", views.round_edit, name="round_edit"),
     path("m/<str:public_id>/rounds/<int:number>/delete/", views.round_delete, name="round_delete"),
-    path("m/<str:public_id>/rounds/<int:number>/restore/", views.round_restore,
-         name="round_restore"),
+    path(
+        "m/<str:public_id>/rounds/<int:number>/restore/", views.round_restore, name="round_restore"
+    ),
     path("m/<str:public_id>/close/", views.match_close, name="match_close"),
     path("matches/", records.matches, name="matches"),
     path("import/", records.import_match, name="import_match"),

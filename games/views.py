@@ -51,8 +51,11 @@ def healthz(request):
 @require_GET
 def home(request):
     """Start a match, or go back to one this phone has opened."""
-    return render(request, "games/home.html", {"games": rules.GAMES.values(),
-                                               "matches": on_this_phone(request)})
+    return render(
+        request,
+        "games/home.html",
+        {"games": rules.GAMES.values(), "matches": on_this_phone(request)},
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,8 +66,9 @@ def new_match(request, slug):
         raise Http404(_("There is no such game."))
     form = NewMatchForm(game, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        match = Match.objects.create(game=game.slug, players=form.match["players"],
-                                     options=form.match["options"])
+        match = Match.objects.create(
+            game=game.slug, players=form.match["players"], options=form.match["options"]
+        )
         remember(request, match.public_id)
         return redirect("match", public_id=match.public_id)
     return render(request, "games/new_match.html", {"game": game, "form": form})
@@ -169,9 +173,13 @@ def render_match(request, match, entry=None, error=None, status=200, entry_key=N
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None):
     """The match screen's context: the scoreboard, and the entry form refilled from entry."""
     context = scoreboard(match, can_score, show_all=showing_all(request))
-    context.update(entry=entry, error=error, entry_key=entry_key or new_entry_key(),
-                   # only drawn when the form is (a drawn form is kept per version)
-                   extra=lambda: match.rules.entry_context(context["table"], entry))
+    context.update(
+        entry=entry,
+        error=error,
+        entry_key=entry_key or new_entry_key(),
+        # only drawn when the form is (a drawn form is kept per version)
+        extra=lambda: match.rules.entry_context(context["table"], entry),
+    )
     return context
 
 
@@ -179,11 +187,17 @@ def scoreboard(match, can_score=True, show_all=False):
     """Everything the match screen draws, derived from the stored rounds by the engine."""
     drawn = board(match)
     shown = drawn["rows"] if show_all else drawn["rows"][-ROWS_SHOWN:]
-    return {"match": match, "can_score": can_score, "game": match.rules, **drawn,
-            "shown_rows": shown, "hidden_rows": len(drawn["rows"]) - len(shown),
-            "show_all": show_all,
-            # round N is edited at rounds/N/ below this (one reverse() instead of one per row)
-            "rounds_url": reverse("round_create", args=[match.public_id])}
+    return {
+        "match": match,
+        "can_score": can_score,
+        "game": match.rules,
+        **drawn,
+        "shown_rows": shown,
+        "hidden_rows": len(drawn["rows"]) - len(shown),
+        "show_all": show_all,
+        # round N is edited at rounds/N/ below this (one reverse() instead of one per row)
+        "rounds_url": reverse("round_create", args=[match.public_id]),
+    }
 
 
 def showing_all(request):
@@ -225,8 +239,11 @@ def prepared(match, numbers, game, table, closed):
     in_series = match.rematch_of_id is not None or result["finished"]
     return {
         "series": records.series(match) if in_series else None,
-        "table": table, "result": result, "rows": rows,
-        "leaders": set(game.leaders(table)), "status": game.status(table),
+        "table": table,
+        "result": result,
+        "rows": rows,
+        "leaders": set(game.leaders(table)),
+        "status": game.status(table),
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
         "latest": latest + 1,
         # A game may draw more of its result at the end (ranking points, the kid rule).
@@ -241,7 +258,8 @@ def check(match, entries):
     except rules.RulesError as error:
         if error.phrase.text == "the match is already finished":
             return _("this change would end the match before round %(number)s") % {
-                "number": error.round}
+                "number": error.round
+            }
         return said(error)
     return None
 
@@ -283,8 +301,10 @@ def round_create(request, public_id):
                 return retried(request, match, earlier, key)
             error = conflict_message(request, match)
         except DatabaseError:
-            error = _("Not saved: the server could not write it just now (its database is "
-                      "busy, full or read-only). What you typed is still here: try again.")
+            error = _(
+                "Not saved: the server could not write it just now (its database is "
+                "busy, full or read-only). What you typed is still here: try again."
+            )
         else:
             played_on(request, match, drawn, table, key)
     if error:
@@ -324,8 +344,9 @@ def retried(request, match, earlier, key):
     if earlier.deleted is not None:
         return saved(request, match)
     position = _position(stored, earlier.number)
-    entry = match.rules.entry_from_form(dict(request.POST.lists()),
-                                        _before(match, stored, position))
+    entry = match.rules.entry_from_form(
+        dict(request.POST.lists()), _before(match, stored, position)
+    )
     if entry == earlier.entry:
         return saved(request, match)
     if request.POST.get("change") == str(earlier.number):
@@ -333,13 +354,15 @@ def retried(request, match, earlier, key):
         if error is None:
             return saved(request, match)
     else:
-        error = _("Round %(number)s was already saved from this form, with other values. What "
-                  "you typed now is below: tap “Change round %(number)s” to put it in its place.") % {
-            "number": position + 1}
+        error = _(
+            "Round %(number)s was already saved from this form, with other values. What "
+            "you typed now is below: tap “Change round %(number)s” to put it in its place."
+        ) % {"number": position + 1}
     match.refresh_from_db()
     change = {"number": earlier.number, "position": position + 1}
-    return render_match(request, match, entry=entry, error=error, status=422, entry_key=key,
-                        change=change)
+    return render_match(
+        request, match, entry=entry, error=error, status=422, entry_key=key, change=change
+    )
 
 
 def next_round_error(match, table, entry):
@@ -384,8 +407,9 @@ def edit_round(request, match, stored, position, entry):
     error = check(match, entries)
     if error is None:
         try:
-            match.change_round(stored[position], seen_version(request), RoundEvent.EDITED,
-                               entry=entry)
+            match.change_round(
+                stored[position], seen_version(request), RoundEvent.EDITED, entry=entry
+            )
         except Conflict:
             error = conflict_message(request, match)
     return error
@@ -394,10 +418,17 @@ def edit_round(request, match, stored, position, entry):
 def render_round(request, match, stored, position, entry, error, before=None):
     """The page of one past round: its entry form, its history, delete."""
     before = before or _before(match, stored, position)
-    context = {"match": match, "game": match.rules, "table": before, "entry": entry,
-               "error": error, "round_number": position + 1, "stored_round": stored[position],
-               "events": described(match, stored[position].events.all()),
-               "extra": match.rules.entry_context(before, entry)}
+    context = {
+        "match": match,
+        "game": match.rules,
+        "table": before,
+        "entry": entry,
+        "error": error,
+        "round_number": position + 1,
+        "stored_round": stored[position],
+        "events": described(match, stored[position].events.all()),
+        "extra": match.rules.entry_context(before, entry),
+    }
     return render(request, "games/round_edit.html", context, status=422 if error else 200)
 
 
@@ -422,8 +453,9 @@ def round_delete(request, public_id, number):
     error = check(match, [r.entry for k, r in enumerate(stored) if k != position])
     if error is None:
         try:
-            match.change_round(stored[position], seen_version(request), RoundEvent.DELETED,
-                               deleted=timezone.now())
+            match.change_round(
+                stored[position], seen_version(request), RoundEvent.DELETED, deleted=timezone.now()
+            )
             return redirect("match", public_id=match.public_id)
         except Conflict:
             error = conflict_message(request, match)
@@ -440,8 +472,12 @@ def history(request, public_id):
 
 def render_history(request, match, error=None):
     """The history page: every round (deleted ones too) with its events."""
-    context = {"match": match, "game": match.rules, "error": error,
-               "rounds": numbered(match, match.rounds.prefetch_related("events"))}
+    context = {
+        "match": match,
+        "game": match.rules,
+        "error": error,
+        "rounds": numbered(match, match.rounds.prefetch_related("events")),
+    }
     return render(request, "games/history.html", context, status=422 if error else 200)
 
 
@@ -451,8 +487,9 @@ def numbered(match, rounds):
     position, shown = 0, []
     for stored in rounds:
         position += stored.deleted is None
-        shown.append({"round": stored, "position": position,
-                      "events": described(match, stored.events.all())})
+        shown.append(
+            {"round": stored, "position": position, "events": described(match, stored.events.all())}
+        )
     return shown
 
 
@@ -461,8 +498,9 @@ def described(match, events):
     before, lines = None, []
     for event in events:
         changed = event.action == RoundEvent.EDITED and before is not None
-        lines.append((event, changes(match.rules, match.players, before, event.entry)
-                      if changed else []))
+        lines.append(
+            (event, changes(match.rules, match.players, before, event.entry) if changed else [])
+        )
         before = event.entry
     return lines
 
@@ -507,12 +545,21 @@ def share(request, public_id):
     """Two QR codes: the score link (enter rounds) and the watch link (read-only)."""
     match = get_match(public_id)
     links = [
-        (_("Score"), _("Anyone with this link can enter and change rounds."),
-         request.build_absolute_uri(reverse("match", args=[match.public_id]))),
-        (_("Watch"), _("Read-only: the scoreboard, never a form."),
-         request.build_absolute_uri(reverse("watch", args=[match.watch_id]))),
+        (
+            _("Score"),
+            _("Anyone with this link can enter and change rounds."),
+            request.build_absolute_uri(reverse("match", args=[match.public_id])),
+        ),
+        (
+            _("Watch"),
+            _("Read-only: the scoreboard, never a form."),
+            request.build_absolute_uri(reverse("watch", args=[match.watch_id])),
+        ),
     ]
-    codes = [(title, note, url, segno.make(url, error="m").svg_inline(scale=5, border=2))
-             for title, note, url in links]
-    return render(request, "games/share.html", {"match": match, "game": match.rules,
-                                                "codes": codes})
+    codes = [
+        (title, note, url, segno.make(url, error="m").svg_inline(scale=5, border=2))
+        for title, note, url in links
+    ]
+    return render(
+        request, "games/share.html", {"match": match, "game": match.rules, "codes": codes}
+    )

@@ -15,8 +15,11 @@ def lan_addresses():
     except OSError:
         found = set()
     try:
-        found |= set(subprocess.run(["hostname", "-I"], capture_output=True, text=True,
-                                    timeout=5).stdout.split())
+        found |= set(
+            subprocess.run(
+                ["hostname", "-I"], capture_output=True, text=True, timeout=5
+            ).stdout.split()
+        )
     except (OSError, subprocess.SubprocessError):
         pass
     return sorted(a for a in found if "." in a and not a.startswith("127."))

@@ -34,15 +34,24 @@ def page_not_found(request, exception=None):
 
 
 def csrf_failure(request, reason=""):
-    return error_page(request, 403, _("This page was open too long: go back, reload it and "
-                                      "try again. Nothing was changed."))
+    return error_page(
+        request,
+        403,
+        _("This page was open too long: go back, reload it and try again. Nothing was changed."),
+    )
 
 
 def server_error(request):
     """The 500 page; if even that cannot be drawn, a plain line."""
     try:
-        return error_page(request, 500, _("Something went wrong on the server. Nothing you "
-                                          "entered before this was lost: reload and try again."))
+        return error_page(
+            request,
+            500,
+            _(
+                "Something went wrong on the server. Nothing you "
+                "entered before this was lost: reload and try again."
+            ),
+        )
     except Exception:  # drawing the page failed too: the plain line is all that is left
         log.exception("The error page itself failed")
         return HttpResponse("Server error", content_type="text/plain", status=500)

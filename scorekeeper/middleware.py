@@ -49,9 +49,15 @@ class StorageTrouble:
     def process_exception(self, request, exception):
         if isinstance(exception, OperationalError):
             logging.getLogger(__name__).error("Database trouble: %s", exception)
-            return error_page(request, 503, _("Nothing was saved: the server could not write its "
-                                              "data just now (its database is busy, full or "
-                                              "read-only). Go back and try again."))
+            return error_page(
+                request,
+                503,
+                _(
+                    "Nothing was saved: the server could not write its "
+                    "data just now (its database is busy, full or "
+                    "read-only). Go back and try again."
+                ),
+            )
         return None
 
 
@@ -71,8 +77,10 @@ def csp_header():
     """The Content-Security-Policy header every response here carries, built once from the
     settings (None when django-csp must decide per response: a report-only policy or excluded
     prefixes)."""
-    source = (settings.CONTENT_SECURITY_POLICY,
-              getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None))
+    source = (
+        settings.CONTENT_SECURITY_POLICY,
+        getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None),
+    )
     if _POLICY[0] is None or any(map(operator.is_not, source, _POLICY[0])):
         plain = not source[1] and not (source[0] or {}).get("EXCLUDE_URL_PREFIXES")
         _POLICY[:] = source, build_policy() if plain else None
@@ -87,13 +95,25 @@ class ContentSecurityPolicy(CSPMiddleware):
     settings with a report-only policy or excluded prefixes, is left to django-csp itself.
     """
 
-    PER_RESPONSE = ("_csp_exempt", "_csp_config", "_csp_update", "_csp_replace",
-                    "_csp_exempt_ro", "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro")
+    PER_RESPONSE = (
+        "_csp_exempt",
+        "_csp_config",
+        "_csp_update",
+        "_csp_replace",
+        "_csp_exempt_ro",
+        "_csp_config_ro",
+        "_csp_update_ro",
+        "_csp_replace_ro",
+    )
 
     def process_response(self, request, response):
         policy = csp_header()
-        if (not policy or settings.DEBUG or getattr(request, "_csp_nonce", None) is not None
-                or any(hasattr(response, name) for name in self.PER_RESPONSE)):
+        if (
+            not policy
+            or settings.DEBUG
+            or getattr(request, "_csp_nonce", None) is not None
+            or any(hasattr(response, name) for name in self.PER_RESPONSE)
+        ):
             return super().process_response(request, response)
         if CSP_HEADER not in response:
             response[CSP_HEADER] = policy
@@ -130,9 +150,12 @@ def live_check(get_response):
         return (link, found.kwargs[link]) if link in found.kwargs else None
 
     def middleware(request):
-        if (request.method != "GET" or "live/" not in request.path_info
-                or request.META.get("CONTENT_LENGTH") not in (None, "", "0")
-                or "v" not in request.GET):
+        if (
+            request.method != "GET"
+            or "live/" not in request.path_info
+            or request.META.get("CONTENT_LENGTH") not in (None, "", "0")
+            or "v" not in request.GET
+        ):
             return get_response(request)
         found = asked(request.path_info)
         if found is None:
@@ -180,19 +203,24 @@ class DrawnPage:
         self.pieces = [part.encode() for part in parts[0::2]]
         self.deflated, before = [], b""
         for k, piece in enumerate(self.pieces):
-            deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS,
-                                       **({"zdict": before[-32768:]} if before else {}))
+            deflate = zlib.compressobj(
+                9, zlib.DEFLATED, -zlib.MAX_WBITS, **({"zdict": before[-32768:]} if before else {})
+            )
             last = k == len(self.pieces) - 1
             # A piece ends on a byte boundary, where a stored block can follow it.
-            self.deflated.append(deflate.compress(piece)
-                                 + deflate.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH))
+            self.deflated.append(
+                deflate.compress(piece)
+                + deflate.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+            )
             before += piece + (b"" if last else b"\xff" * self.lengths[k])
 
     def response(self, request, values):
         """The page with values[slot] in each slot: gzip-compressed when the phone accepts it."""
         filled = [values[slot].encode() for slot in self.slots]
-        if (ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
-                and list(map(len, filled)) == self.lengths):
+        if (
+            ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
+            and list(map(len, filled)) == self.lengths
+        ):
             out, crc, size = [GZIP_HEADER, self.deflated[0]], zlib.crc32(self.pieces[0]), 0
             for value, deflated, piece in zip(filled, self.deflated[1:], self.pieces[1:]):
                 # A stored block: its header byte, its length and the length's complement.
@@ -233,9 +261,13 @@ def csrf_token(request):
     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True  # as get_token: the cookie is sent again
     mask = []
     while len(mask) < CSRF_SECRET_LENGTH:
-        mask += [byte % len(CSRF_ALLOWED_CHARS) for byte in os.urandom(CSRF_SECRET_LENGTH + 8)
-                 if byte < UNBIASED]
+        mask += [
+            byte % len(CSRF_ALLOWED_CHARS)
+            for byte in os.urandom(CSRF_SECRET_LENGTH + 8)
+            if byte < UNBIASED
+        ]
     mask = mask[:CSRF_SECRET_LENGTH]
     chars = CSRF_ALLOWED_CHARS
     return "".join(chars[m] for m in mask) + "".join(
-        chars[(CSRF_INDEX[c] + m) % len(chars)] for c, m in zip(secret, mask))
+        chars[(CSRF_INDEX[c] + m) % len(chars)] for c, m in zip(secret, mask)
+    )

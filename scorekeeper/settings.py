@@ -31,7 +31,8 @@ def secret_key():
     except OSError:
         raise ImproperlyConfigured(
             f"No secret key in {key_file()}: start with `make run` or manage.py, "
-            "which make it, or set SECRET_KEY.") from None
+            "which make it, or set SECRET_KEY."
+        ) from None
 
 
 DATA_DIR = data_dir()
@@ -41,8 +42,10 @@ HTTPS = env_flag("HTTPS")
 BEHIND_PROXY = env_flag("BEHIND_PROXY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*")
 if HTTPS and (not os.environ.get("ALLOWED_HOSTS") or "*" in ALLOWED_HOSTS):
-    raise ImproperlyConfigured("With HTTPS=1, set ALLOWED_HOSTS to the names the app is served "
-                               "as (share links and QR codes are built from the Host header).")
+    raise ImproperlyConfigured(
+        "With HTTPS=1, set ALLOWED_HOSTS to the names the app is served "
+        "as (share links and QR codes are built from the Host header)."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -107,8 +110,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Each worker memoises what it computed for a match version (and its rendered scoreboard),
 # bounded in entries and in bytes. A version never changes once written, so any number of
 # workers and machines stay correct.
-CACHES = {"default": {"BACKEND": "scorekeeper.cache.BoundedMemoryCache",
-                      "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": 64 * 2**20}}}
+CACHES = {
+    "default": {
+        "BACKEND": "scorekeeper.cache.BoundedMemoryCache",
+        "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": 64 * 2**20},
+    }
+}
 
 # Every input has a size limit: a request body (an imported match document is at most 1 MB),
 # one uploaded file; form fields keep Django's limit of 1000.

@@ -31,8 +31,10 @@ def prepare():
             make_key(key_file())
         probe_writes(folder)
     except OSError as error:
-        sys.exit(f"Scorekeeper cannot start: the data folder {folder} cannot be written "
-                 f"({error.strerror or error}). Set DATA_DIR to a folder it can write.")
+        sys.exit(
+            f"Scorekeeper cannot start: the data folder {folder} cannot be written "
+            f"({error.strerror or error}). Set DATA_DIR to a folder it can write."
+        )
 
 
 def make_key(path):

@@ -2,8 +2,8 @@
 
 import http.cookiejar
 import os
-import signal as signals
 import re
+import signal as signals
 import socket
 import subprocess
 import sys
@@ -30,8 +30,15 @@ def postgres_listening():
 
 
 # The databases a server test runs against: SQLite always, PostgreSQL where one listens.
-DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not postgres_listening(), reason="no PostgreSQL on 127.0.0.1:5432"))]
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgres",
+        marks=pytest.mark.skipif(
+            not postgres_listening(), reason="no PostgreSQL on 127.0.0.1:5432"
+        ),
+    ),
+]
 
 
 @contextmanager
@@ -70,16 +77,33 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         self.process = None
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                       env=self.env, check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+        )
 
     def start(self):
         gunicorn = Path(sys.executable).with_name("gunicorn")
         self.process = subprocess.Popen(
-            [str(gunicorn), "scorekeeper.wsgi", "-c", "scorekeeper/gunicorn_conf.py",
-             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             "--log-level", "warning", "--access-logfile", "/dev/null"],
-            cwd=ROOT, env=self.env)
+            [
+                str(gunicorn),
+                "scorekeeper.wsgi",
+                "-c",
+                "scorekeeper/gunicorn_conf.py",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(self.workers),
+                "--log-level",
+                "warning",
+                "--access-logfile",
+                "/dev/null",
+            ],
+            cwd=ROOT,
+            env=self.env,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -121,7 +145,8 @@ class Phone:
     def __init__(self, base_url):
         self.base_url = base_url
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect())
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect()
+        )
         self.page = ""
 
     def get(self, path):

@@ -15,8 +15,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # A match in play for each game (its page shows the entry form), and finished ones that settle.
-IN_PLAY = ["least-score-declarations", "gongzhu-pairs", "smear-hands", "sanming-two-kids",
-           "six-nimmt-cards"]
+IN_PLAY = [
+    "least-score-declarations",
+    "gongzhu-pairs",
+    "smear-hands",
+    "sanming-two-kids",
+    "six-nimmt-cards",
+]
 FINISHED = ["gongzhu-match-to-floor", "sanming-one-kid"]
 GAMES = ["least_score", "gongzhu", "smear", "sanming", "six_nimmt"]
 
@@ -26,8 +31,9 @@ def stored(example, in_play=False):
     document = json.loads((EXAMPLES / f"{example}.match.json").read_text(encoding="utf-8"))
     if in_play and rules.score(document)["finished"]:
         document["rounds"] = document["rounds"][:-1]
-    match = Match.objects.create(game=document["game"], players=document["players"],
-                                 options=document.get("options", {}))
+    match = Match.objects.create(
+        game=document["game"], players=document["players"], options=document.get("options", {})
+    )
     for number, entry in enumerate(document["rounds"], 1):
         match.rounds.create(number=number, entry=entry)
     return match
@@ -39,16 +45,20 @@ def screens():
     paths += [(f"new {slug}", reverse("new_match", args=[slug])) for slug in GAMES]
     for example in IN_PLAY:
         match = stored(example, in_play=True)
-        paths += [(f"match {example}", reverse("match", args=[match.public_id])),
-                  (f"round edit {example}", reverse("round_edit", args=[match.public_id, 1]))]
+        paths += [
+            (f"match {example}", reverse("match", args=[match.public_id])),
+            (f"round edit {example}", reverse("round_edit", args=[match.public_id, 1])),
+        ]
     for example in FINISHED:
         match = stored(example)
         paths.append((f"finished {example}", reverse("match", args=[match.public_id])))
-    paths += [("watch", reverse("watch", args=[match.watch_id])),
-              ("share", reverse("share", args=[match.public_id])),
-              ("history", reverse("history", args=[match.public_id])),
-              ("records", reverse("matches") + "?q=Ann"),
-              ("import", reverse("import_match"))]
+    paths += [
+        ("watch", reverse("watch", args=[match.watch_id])),
+        ("share", reverse("share", args=[match.public_id])),
+        ("history", reverse("history", args=[match.public_id])),
+        ("records", reverse("matches") + "?q=Ann"),
+        ("import", reverse("import_match")),
+    ]
     return paths
 
 
@@ -58,8 +68,13 @@ def test_no_screen_breaks_a_wcag_22_aa_rule(browser, live_server, language, sche
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
-    context = browser.new_context(base_url=live_server.url, color_scheme=scheme, locale=language,
-                                  extra_http_headers={"Accept-Language": language}, **PHONE)
+    context = browser.new_context(
+        base_url=live_server.url,
+        color_scheme=scheme,
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+        **PHONE,
+    )
     page = context.new_page()
     found = {}
     for name, path in screens():
@@ -68,6 +83,6 @@ def test_no_screen_breaks_a_wcag_22_aa_rule(browser, live_server, language, sche
         results = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS}})
         for violation in results.response["violations"]:
             nodes = [node["target"] for node in violation["nodes"]][:3]
-            found.setdefault(name, []).append(f'{violation["id"]}: {nodes}')
+            found.setdefault(name, []).append(f"{violation['id']}: {nodes}")
     context.close()
     assert found == {}

@@ -1,7 +1,7 @@
 """A table plays Gongzhu on a phone by tapping cards: exposures, the rest button, the floor,
 the stake settlement; and a hand refused by the engine when saved without JavaScript.
 
-Values (games/rules/gongzhu.py, from the rule book): Q♠ -100, J♦ +100, A♥ -50, K♥ -40, Q♥ -30, J♥ -20,
+Values (games/rules/gongzhu.py): Q♠ -100, J♦ +100, A♥ -50, K♥ -40, Q♥ -30, J♥ -20,
 10♥-5♥ -10, 4♥-2♥ 0; an exposed card doubles its effect; 10♣ doubles its taker's other cards
 (alone 25 × 2). Points: (4·raw − S)/3 rounded, × 12. The match ends at a raw total of -1000.
 """
@@ -16,7 +16,6 @@ from tests.table import save, start_match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Ann", "Bo", "Chen", "Dee"]
-
 
 
 def card(page, code):
@@ -41,7 +40,6 @@ def play_hand(page, exposed, taken, rest):
 
 def pretty(code):
     return code[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[-1]]
-
 
 
 def expect_totals(page, totals):
@@ -70,7 +68,8 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_totals(page, ["-4404", "-1524", "1680", "4236"])
     expect(page.locator(".breakdown")).to_contain_text(
-        "Dee took J♦ 10♣ 5♥: sheep 100, hearts -10 ×2 (A♥ exposed), transformer ×2 → raw 160")
+        "Dee took J♦ 10♣ 5♥: sheep 100, hearts -10 ×2 (A♥ exposed), transformer ×2 → raw 160"
+    )
     expect(page.locator(".status")).to_contain_text("Ann took the pig and leads the next hand.")
 
     # Hand 2, J♦ exposed. Ann 10♣ alone: 25×2 = 50. Bo Q♠ A♥ K♥: -100 - 90 = -190.
@@ -95,7 +94,8 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     settlement = page.locator(".settlement")
     expect(settlement).to_contain_text("-146.88")
     expect(settlement.locator(".transfers li")).to_have_text(
-        ["Bo pays Dee 64.32", "Bo pays Chen 62.76", "Bo pays Ann 19.56"], use_inner_text=True)
+        ["Bo pays Dee 64.32", "Bo pays Chen 62.76", "Bo pays Ann 19.56"], use_inner_text=True
+    )
     expect(settlement).to_contain_text("Rounding leaves 0.24 owed to nobody.")
     result = rules.score(stored_match())
     assert result["totals"] == [1956, -14688, 6276, 6432]

@@ -160,8 +160,11 @@ def test_a_series_settlement_with_long_names_fits(phone):
 
 def stored(example, players=None, **options):
     document = json.loads((EXAMPLES / f"{example}.match.json").read_text(encoding="utf-8"))
-    match = Match.objects.create(game=document["game"], players=players or document["players"],
-                                 options={**document.get("options", {}), **options})
+    match = Match.objects.create(
+        game=document["game"],
+        players=players or document["players"],
+        options={**document.get("options", {}), **options},
+    )
     for number, entry in enumerate(document["rounds"], 1):
         match.rounds.create(number=number, entry=entry)
     return match
@@ -173,15 +176,18 @@ RTL_PLAYERS = ["زهرا", "עברית", "Ann", "خوک"]
 SIGNS_IN_PLACE = """() => [...document.querySelectorAll('bdi[dir=ltr]')]
   .filter(b => /^[-+]\\d/.test(b.textContent))
   .map(b => { const t = b.firstChild, r = document.createRange(), x = [];
-    for (const i of [0, 1]) { r.setStart(t, i); r.setEnd(t, i + 1); x.push(r.getBoundingClientRect().left); }
+    for (const i of [0, 1]) {
+      r.setStart(t, i); r.setEnd(t, i + 1); x.push(r.getBoundingClientRect().left);
+    }
     return [b.textContent, x[0] < x[1]]; })"""
 
 
 @pytest.mark.browser
 def test_in_persian_a_sign_stays_in_front_of_its_number(browser, live_server):
     match = stored("gongzhu-match-to-floor", RTL_PLAYERS)
-    context = browser.new_context(base_url=live_server.url, locale="fa",
-                                  extra_http_headers={"Accept-Language": "fa"}, **PHONE)
+    context = browser.new_context(
+        base_url=live_server.url, locale="fa", extra_http_headers={"Accept-Language": "fa"}, **PHONE
+    )
     page = context.new_page()
     page.goto(reverse("match", args=[match.public_id]))
     signs = page.evaluate(SIGNS_IN_PLACE)

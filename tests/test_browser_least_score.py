@@ -9,7 +9,6 @@ from tests.table import save, start_match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-
 def play_round(page, declarer, hands):
     """Tap the declarer, enter each hand still in (a number, cards as text, or a list of cards
     to tap in the picker), save."""

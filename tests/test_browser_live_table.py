@@ -79,8 +79,10 @@ def test_a_watching_phone_sees_the_round_appear_without_reloading(browser, live_
     expect(watcher.locator("main form")).to_have_count(0)
     screenshot(watcher, "live-watcher")
 
-    response = watcher.request.post(f"/m/{match.watch_id}/rounds/",
-                                    form={"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": "3"})
+    response = watcher.request.post(
+        f"/m/{match.watch_id}/rounds/",
+        form={"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": "3"},
+    )
     assert response.status == 403
     assert Round.objects.count() == 1
     scorer.context.close()
@@ -99,7 +101,9 @@ def test_two_scorers_saving_the_same_hand_store_one_round(browser, live_server, 
     first.get_by_role("button", name="Save round").click()
     expect(first.get_by_role("heading", name="Round 2")).to_be_visible()
     second.get_by_role("button", name="Save round").click()
-    expect(second.locator("#entry .error")).to_contain_text("round 1 was just entered from another phone")
+    expect(second.locator("#entry .error")).to_contain_text(
+        "round 1 was just entered from another phone"
+    )
     expect(second.locator("input[name=hand-1]")).to_have_value("16")
     expect(second.locator(".scoreboard tbody tr")).to_have_count(1)
     screenshot(second, "live-conflict")

@@ -18,8 +18,9 @@ EXAMPLES = Path(__file__).parent / "examples"
 def finished():
     """A finished Sanming match of three hands (the rule book's one-kid example)."""
     document = json.loads((EXAMPLES / "sanming-one-kid.match.json").read_text(encoding="utf-8"))
-    match = Match.objects.create(game="sanming", players=document["players"],
-                                 options=document["options"])
+    match = Match.objects.create(
+        game="sanming", players=document["players"], options=document["options"]
+    )
     for number, entry in enumerate(document["rounds"], 1):
         Round.objects.create(match=match, number=number, entry=entry)
     return match
@@ -69,10 +70,14 @@ def test_a_finished_match_charts_exports_and_rematches(phone, finished):
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
     again = Match.objects.get(rematch_of=finished)
     assert page.url.endswith(f"/m/{again.public_id}/")
-    assert (again.game, again.players, again.options) == ("sanming", finished.players,
-                                                          finished.options)
+    assert (again.game, again.players, again.options) == (
+        "sanming",
+        finished.players,
+        finished.options,
+    )
     series = page.locator(".series")
     expect(series.get_by_role("link", name="Match 1")).to_have_attribute(
-        "href", f"/m/{finished.public_id}/")
+        "href", f"/m/{finished.public_id}/"
+    )
     expect(series).to_contain_text("Ann won")
     screenshot(page, "records-rematch")

@@ -13,8 +13,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def match():
-    return Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"],
-                                options={"threshold": 25, "end": "first_out"})
+    return Match.objects.create(
+        game="least_score",
+        players=["Ann", "Bo", "Chen"],
+        options={"threshold": 25, "end": "first_out"},
+    )
 
 
 @pytest.fixture

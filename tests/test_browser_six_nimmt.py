@@ -9,7 +9,6 @@ from tests.table import save, start_match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-
 def card(page, seat, number):
     """The checkbox of one card on one player's pad."""
     return page.locator(f"input[name=taken-{seat}][value='{number}']")
@@ -26,7 +25,6 @@ def type_bullheads(page, counts):
     page.locator("label.pill", has_text="Bullheads").click()
     for seat, count in enumerate(counts):
         page.locator(f"input[name=bullheads-{seat}]").fill(str(count))
-
 
 
 def expect_totals(page, *totals):
@@ -61,13 +59,16 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     save(page)
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_totals(page, "4", "17", "6", "49")
-    expect(page.locator(".status")).to_contain_text("Dee has 49 bullheads, 17 below the limit of 66")
+    expect(page.locator(".status")).to_contain_text(
+        "Dee has 49 bullheads, 17 below the limit of 66"
+    )
 
     # Too few cards: the message shows, the taps stay, nothing is saved.
     tap(page, "Ann", 0, [1, 2])
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 2: a hand's players take 24 to 40 cards in all, not 2")
+        "round 2: a hand's players take 24 to 40 cards in all, not 2"
+    )
     expect(card(page, 0, 1)).to_be_checked()
     expect(card(page, 0, 2)).to_be_checked()
     expect(page.locator(".scoreboard tbody tr")).to_have_count(1)
@@ -76,7 +77,8 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     type_bullheads(page, [3, 5, 10, "8x"])
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 2: Dee's bullheads must be a whole number from 0 to 93")
+        "round 2: Dee's bullheads must be a whole number from 0 to 93"
+    )
     expect(page.locator("input[name=bullheads-3]")).to_have_value("8x")
     expect(page.locator("input[name=bullheads-0]")).to_have_value("3")
     expect(page.locator("input[name=mode][value=bullheads]")).to_be_checked()

@@ -1,4 +1,4 @@
-"""A table plays Four Point Smear on a phone: bids made and set back, card points, a mistyped hand."""
+"""A table plays Four Point Smear on a phone: bids made and set back, card points, a bad hand."""
 
 import pytest
 from playwright.sync_api import expect
@@ -9,7 +9,6 @@ from tests.table import save, start_match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ANN_CHEN, BO_DEE = "Ann & Chen", "Bo & Dee"
-
 
 
 def tap(page, group, choice):
@@ -28,7 +27,6 @@ def fill_hand(page, bidder, bid, high, low, jack=None, game=None, card_points=No
         page.get_by_text("or type the card points for Game").click()
         page.get_by_role("textbox", name=ANN_CHEN).fill(str(card_points[0]))
         page.get_by_role("textbox", name=BO_DEE).fill(str(card_points[1]))
-
 
 
 def expect_totals(page, zero, one):
@@ -51,8 +49,9 @@ def test_a_table_plays_smear_to_15(phone):
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_totals(page, "2", "-3")
     expect(page.locator(".status")).to_contain_text("Bo deals next")
-    expect(page.get_by_role("group", name="Who won the bid?").locator("label.pill", has_text="Bo")
-           ).to_contain_text("dealer")
+    expect(
+        page.get_by_role("group", name="Who won the bid?").locator("label.pill", has_text="Bo")
+    ).to_contain_text("dealer")
 
     # Ann bids 4 and sweeps.
     fill_hand(page, "Ann", 4, ANN_CHEN, ANN_CHEN, ANN_CHEN, ANN_CHEN)
@@ -64,7 +63,8 @@ def test_a_table_plays_smear_to_15(phone):
     fill_hand(page, "Dee", 2, BO_DEE, BO_DEE, ANN_CHEN, card_points=(50, 40))
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 3: the card points must be two whole numbers, 0 or more, adding up to at most 80")
+        "round 3: the card points must be two whole numbers, 0 or more, adding up to at most 80"
+    )
     expect(page.get_by_role("textbox", name=ANN_CHEN)).to_have_value("50")
     expect(page.get_by_role("textbox", name=BO_DEE)).to_have_value("40")
     expect(page.locator("input[name=bidder][value='3']")).to_be_checked()
@@ -81,7 +81,9 @@ def test_a_table_plays_smear_to_15(phone):
     expect(page.locator("#preview")).to_contain_text("Bo and Dee bid 2 and won 3: +3")
     save(page)
     expect_totals(page, "7", "0")
-    expect(page.locator(".breakdown")).to_contain_text("card points: Ann and Chen 30, Bo and Dee 45")
+    expect(page.locator(".breakdown")).to_contain_text(
+        "card points: Ann and Chen 30, Bo and Dee 45"
+    )
 
     fill_hand(page, "Chen", 4, ANN_CHEN, ANN_CHEN, ANN_CHEN, ANN_CHEN)
     save(page)

@@ -23,8 +23,9 @@ EXAMPLES = Path(__file__).parent / "examples"
 
 def stored(document):
     """A match with the document's rounds, as the table would have entered them."""
-    match = Match.objects.create(game=document["game"], players=document["players"],
-                                 options=document.get("options", {}))
+    match = Match.objects.create(
+        game=document["game"], players=document["players"], options=document.get("options", {})
+    )
     for number, entry in enumerate(document["rounds"], 1):
         Round.objects.create(match=match, number=number, entry=entry)
     return match
@@ -39,8 +40,12 @@ def gongzhu_evening(hands=40, seed=8):
         for card in SCORING:
             captured[deal.randrange(4)].append(card)
         rounds.append({"captured": captured, "exposed": []})
-    return {"game": "gongzhu", "players": ["Ann", "Bo", "Chen", "Dee"],
-            "options": {"end": "hands", "hands": hands}, "rounds": rounds}
+    return {
+        "game": "gongzhu",
+        "players": ["Ann", "Bo", "Chen", "Dee"],
+        "options": {"end": "hands", "hands": hands},
+        "rounds": rounds,
+    }
 
 
 def drawn_lines(page):
@@ -51,24 +56,37 @@ def drawn_lines(page):
 
 def drawn_points(page):
     """{player: [(x, y), ...]} from the chart's polylines (the first point is the start at 0)."""
-    found = re.findall(r'data-player="([^"]*)"[^>]*>\s*<title>[^<]*</title>\s*'
-                       r'<polyline points="([^"]*)"', page)
-    return {html.unescape(name): [tuple(map(float, p.split(","))) for p in points.split()]
-            for name, points in found}
+    found = re.findall(
+        r'data-player="([^"]*)"[^>]*>\s*<title>[^<]*</title>\s*'
+        r'<polyline points="([^"]*)"',
+        page,
+    )
+    return {
+        html.unescape(name): [tuple(map(float, p.split(","))) for p in points.split()]
+        for name, points in found
+    }
 
 
 def ticks(page):
     """{value: y} of the value axis."""
-    return {int(v): float(y) for y, v in re.findall(r'<text class="tick" x="[^"]*" y="([^"]*)">'
-                                                    r'(-?\d+)</text>', page)}
+    return {
+        int(v): float(y)
+        for y, v in re.findall(
+            r'<text class="tick" x="[^"]*" y="([^"]*)">'
+            r"(-?\d+)</text>",
+            page,
+        )
+    }
 
 
 def test_a_40_round_gongzhu_chart_draws_every_running_total(client):
     document = gongzhu_evening()
     match = stored(document)
     result = rules.score(document)
-    running = {name: list(accumulate(r["points"][seat] for r in result["rounds"]))
-               for seat, name in enumerate(result["players"])}
+    running = {
+        name: list(accumulate(r["points"][seat] for r in result["rounds"]))
+        for seat, name in enumerate(result["players"])
+    }
     assert result["finished"] and len(result["rounds"]) == 40
 
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
@@ -102,10 +120,13 @@ def test_the_chart_shows_from_the_second_round(client):
     assert 'class="chart"' not in page
 
 
-@pytest.mark.parametrize("example, mark, label", [
-    ("six-nimmt-to-66", "66", "limit 66"),
-    ("least-score-declarations", "100", "threshold 100"),
-])
+@pytest.mark.parametrize(
+    "example, mark, label",
+    [
+        ("six-nimmt-to-66", "66", "limit 66"),
+        ("least-score-declarations", "100", "threshold 100"),
+    ],
+)
 def test_the_game_marks_its_limit_on_the_chart(client, example, mark, label):
     document = json.loads((EXAMPLES / f"{example}.match.json").read_text(encoding="utf-8"))
     page = client.get(reverse("match", args=[stored(document).public_id])).content.decode()
@@ -120,8 +141,10 @@ def test_one_game_per_hand_6_nimmt_has_no_limit_line():
 
 
 def test_ten_names_at_the_same_height_are_spread_apart_inside_the_chart():
-    result = {"players": [f"Player {k}" for k in range(10)],
-              "rounds": [{"points": [5] * 10}, {"points": [3] * 10}]}
+    result = {
+        "players": [f"Player {k}" for k in range(10)],
+        "rounds": [{"points": [5] * 10}, {"points": [3] * 10}],
+    }
     drawing = chart(result)
     heights = sorted(line["label_y"] for line in drawing["lines"])
     assert all(b - a >= LABEL_GAP - 0.1 for a, b in zip(heights, heights[1:]))

@@ -15,8 +15,14 @@ PHONES = 4
 def form(phone, k):
     """Round k of this phone: Ann declares with 1, Bo holds 2, Chen 1 + k % 5."""
     version = re.search(r'name="version" value="(\d+)"', phone.page).group(1)
-    return {"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": str(2 + k % 5),
-            "version": version, "entry_key": f"round-{k}"}
+    return {
+        "declarer": "0",
+        "hand-0": "1",
+        "hand-1": "2",
+        "hand-2": str(2 + k % 5),
+        "version": version,
+        "entry_key": f"round-{k}",
+    }
 
 
 def keep_posting(phone, location, acknowledged, stop):
@@ -45,8 +51,10 @@ def test_killing_the_server_loses_no_acknowledged_round(kind, tmp_path):
         phones = [new_least_score(server, threshold="1000") for _ in range(PHONES)]
         acknowledged = [[] for _ in phones]
         stop = threading.Event()
-        threads = [threading.Thread(target=keep_posting, args=(*phone, acknowledged[k], stop))
-                   for k, phone in enumerate(phones)]
+        threads = [
+            threading.Thread(target=keep_posting, args=(*phone, acknowledged[k], stop))
+            for k, phone in enumerate(phones)
+        ]
         for thread in threads:
             thread.start()
         time.sleep(2)

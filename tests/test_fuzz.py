@@ -15,9 +15,14 @@ from games.rules import GAMES, RulesError, score
 from games.rules.gongzhu import SCORING as SCORING_CARDS
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False)
     | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5)
+    ),
     max_leaves=25,
 )
 GAME_NAMES = st.sampled_from(sorted(GAMES) + ["chess", ""])
@@ -26,13 +31,40 @@ PLAYERS = st.lists(st.text(min_size=0, max_size=45), min_size=0, max_size=11)
 
 def documents():
     """Match documents of roughly the right shape with random contents."""
-    return st.fixed_dictionaries({
-        "game": GAME_NAMES, "players": PLAYERS | JSON,
-        "options": st.dictionaries(st.sampled_from(["decks", "threshold", "end", "target", "x"]), JSON) | JSON,
-        "rounds": st.lists(st.dictionaries(st.sampled_from(
-            ["hands", "declarer", "captured", "exposed", "winner", "cards_left", "bombed", "bidder",
-             "bid", "high", "low", "taken", "bullheads"]), JSON), max_size=4) | JSON,
-    })
+    return st.fixed_dictionaries(
+        {
+            "game": GAME_NAMES,
+            "players": PLAYERS | JSON,
+            "options": st.dictionaries(
+                st.sampled_from(["decks", "threshold", "end", "target", "x"]), JSON
+            )
+            | JSON,
+            "rounds": st.lists(
+                st.dictionaries(
+                    st.sampled_from(
+                        [
+                            "hands",
+                            "declarer",
+                            "captured",
+                            "exposed",
+                            "winner",
+                            "cards_left",
+                            "bombed",
+                            "bidder",
+                            "bid",
+                            "high",
+                            "low",
+                            "taken",
+                            "bullheads",
+                        ]
+                    ),
+                    JSON,
+                ),
+                max_size=4,
+            )
+            | JSON,
+        }
+    )
 
 
 def assert_readable(error):
@@ -69,19 +101,29 @@ def gongzhu_hands():
     return st.tuples(
         st.lists(st.integers(0, 3), min_size=len(SCORING_CARDS), max_size=len(SCORING_CARDS)),
         st.lists(st.sampled_from(["QS", "JD", "10C", "AH"]), unique=True, max_size=4),
-    ).map(lambda pair: {
-        "captured": [[card for card, seat in zip(SCORING_CARDS, pair[0]) if seat == s]
-                     for s in range(4)],
-        "exposed": pair[1],
-    })
+    ).map(
+        lambda pair: {
+            "captured": [
+                [card for card, seat in zip(SCORING_CARDS, pair[0]) if seat == s] for s in range(4)
+            ],
+            "exposed": pair[1],
+        }
+    )
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(gongzhu_hands(), min_size=1, max_size=6), st.sampled_from([3, 6, 12, 30]),
-       st.sampled_from(["individual", "pairs"]))
+@given(
+    st.lists(gongzhu_hands(), min_size=1, max_size=6),
+    st.sampled_from([3, 6, 12, 30]),
+    st.sampled_from(["individual", "pairs"]),
+)
 def test_exact_gongzhu_points_sum_to_zero(hands, multiplier, mode):
-    match = {"game": "gongzhu", "players": ["A", "B", "C", "D"], "rounds": hands,
-             "options": {"rounding": "exact", "multiplier": multiplier, "mode": mode, "end": "open"}}
+    match = {
+        "game": "gongzhu",
+        "players": ["A", "B", "C", "D"],
+        "rounds": hands,
+        "options": {"rounding": "exact", "multiplier": multiplier, "mode": mode, "end": "open"},
+    }
     result = score(match)
     for played in result["rounds"]:
         assert sum(played["points"]) == 0
@@ -89,17 +131,29 @@ def test_exact_gongzhu_points_sum_to_zero(hands, multiplier, mode):
 
 
 def sanming_hands():
-    return st.tuples(st.integers(0, 2), st.lists(st.integers(1, 17), min_size=2, max_size=2),
-                     st.lists(st.integers(0, 3), min_size=3, max_size=3)).map(
-        lambda t: {"winner": t[0], "bombed": t[2],
-                   "cards_left": [0 if s == t[0] else t[1][s - (s > t[0])] for s in range(3)]})
+    return st.tuples(
+        st.integers(0, 2),
+        st.lists(st.integers(1, 17), min_size=2, max_size=2),
+        st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    ).map(
+        lambda t: {
+            "winner": t[0],
+            "bombed": t[2],
+            "cards_left": [0 if s == t[0] else t[1][s - (s > t[0])] for s in range(3)],
+        }
+    )
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(sanming_hands(), min_size=1, max_size=12), st.sampled_from([1, 5, 0.5, 0.1]))
 def test_sanming_settlements_sum_to_zero(hands, rate):
-    match = {"game": "sanming", "players": ["A", "B", "C"], "options": {"bean_rate": rate},
-             "rounds": [], "closed": True}
+    match = {
+        "game": "sanming",
+        "players": ["A", "B", "C"],
+        "options": {"bean_rate": rate},
+        "rounds": [],
+        "closed": True,
+    }
     for hand in hands:
         match["rounds"].append(hand)
         try:
@@ -119,15 +173,43 @@ def test_sanming_settlements_sum_to_zero(hands, rate):
 
 
 FORM_FIELDS = st.dictionaries(
-    st.sampled_from(["declarer", "hand-0", "hand-1", "hand-2", "cards-0", "cards-2", "cardtext-0",
-                     "cardtext-2", "winner",
-                     "cards_left-1", "bombed-2", "bidder", "bid", "high", "low", "jack", "game",
-                     "taken-0", "bullheads-1", "owner-QS", "exposed", "rest", "version", "mode"]),
-    st.text(max_size=12), max_size=10)
+    st.sampled_from(
+        [
+            "declarer",
+            "hand-0",
+            "hand-1",
+            "hand-2",
+            "cards-0",
+            "cards-2",
+            "cardtext-0",
+            "cardtext-2",
+            "winner",
+            "cards_left-1",
+            "bombed-2",
+            "bidder",
+            "bid",
+            "high",
+            "low",
+            "jack",
+            "game",
+            "taken-0",
+            "bullheads-1",
+            "owner-QS",
+            "exposed",
+            "rest",
+            "version",
+            "mode",
+        ]
+    ),
+    st.text(max_size=12),
+    max_size=10,
+)
 
 
 @pytest.mark.django_db
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.sampled_from(sorted(GAMES)), FORM_FIELDS)
 def test_random_entry_forms_are_answered_without_a_traceback(client, slug, form):
     players = ["A", "B", "C", "D"][: max(3, GAMES[slug].min_players)][: GAMES[slug].max_players]
@@ -151,7 +233,9 @@ def test_a_persian_name_with_a_zero_width_non_joiner_is_a_name():
 
 
 @pytest.mark.django_db
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(documents().map(json.dumps) | st.text(max_size=60))
 def test_random_imports_are_refused_with_a_message_or_stored_whole(client, text):
     response = client.post(reverse("import_match"), {"document": text})

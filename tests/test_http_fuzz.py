@@ -21,42 +21,157 @@ pytestmark = pytest.mark.django_db
 REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
 SEED = int(os.environ.get("FUZZ_SEED", "1"))
 METHODS = ["GET"] * 8 + ["POST"] * 9 + ["PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
-FIELDS = ["declarer", "hand-0", "hand-1", "cards-0", "typed-0", "captured-0", "captured-3",
-          "exposed", "winner", "cards_left-1", "bombed-1", "bidder", "bid", "high", "low", "jack",
-          "game", "game_points-0", "taken-0", "bullheads-0", "version", "round", "entry_key",
-          "player_0", "player_1", "player_2", "player_3", "threshold", "halve_on", "bean_rate",
-          "stake", "target", "limit", "decks", "end", "hands", "document", "closed", "q",
-          "language", "next", "csrfmiddlewaretoken"]
-VALUES = ["", "0", "1", "2", "-1", "17", "99999999999999999999", "²", "٣", "1e400", "NaN",
-          "Infinity", "1,5", "0.1", "9" * 5000, "QS", "10H", "AH KH", "JD,10C", "true", "null",
-          "[]", "{}", "\x00", "a\u200bb", "\u202eevil", "<script>alert(1)</script>", "ann",
-          "'; DROP TABLE games_match; --", "x" * 10_000, "../../etc/passwd", "%00", "\r\n",
-          '{"game": "least_score", "players": ["A", "B", "C"]}', "[" * 3000, "é" * 50]
-CHARSETS = ["", "; charset=utf-8", "; charset=latin-1", "; charset=utf-16", "; charset=bogus",
-            "; charset=\"\"", "; charset=utf-8; charset=latin-1"]
+FIELDS = [
+    "declarer",
+    "hand-0",
+    "hand-1",
+    "cards-0",
+    "typed-0",
+    "captured-0",
+    "captured-3",
+    "exposed",
+    "winner",
+    "cards_left-1",
+    "bombed-1",
+    "bidder",
+    "bid",
+    "high",
+    "low",
+    "jack",
+    "game",
+    "game_points-0",
+    "taken-0",
+    "bullheads-0",
+    "version",
+    "round",
+    "entry_key",
+    "player_0",
+    "player_1",
+    "player_2",
+    "player_3",
+    "threshold",
+    "halve_on",
+    "bean_rate",
+    "stake",
+    "target",
+    "limit",
+    "decks",
+    "end",
+    "hands",
+    "document",
+    "closed",
+    "q",
+    "language",
+    "next",
+    "csrfmiddlewaretoken",
+]
+VALUES = [
+    "",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "17",
+    "99999999999999999999",
+    "²",
+    "٣",
+    "1e400",
+    "NaN",
+    "Infinity",
+    "1,5",
+    "0.1",
+    "9" * 5000,
+    "QS",
+    "10H",
+    "AH KH",
+    "JD,10C",
+    "true",
+    "null",
+    "[]",
+    "{}",
+    "\x00",
+    "a\u200bb",
+    "\u202eevil",
+    "<script>alert(1)</script>",
+    "ann",
+    "'; DROP TABLE games_match; --",
+    "x" * 10_000,
+    "../../etc/passwd",
+    "%00",
+    "\r\n",
+    '{"game": "least_score", "players": ["A", "B", "C"]}',
+    "[" * 3000,
+    "é" * 50,
+]
+CHARSETS = [
+    "",
+    "; charset=utf-8",
+    "; charset=latin-1",
+    "; charset=utf-16",
+    "; charset=bogus",
+    '; charset=""',
+    "; charset=utf-8; charset=latin-1",
+]
 
 
 def urls(matches):
     """Every route of the app, with live, watch and made-up tokens and round numbers."""
-    tokens = [m.public_id for m in matches] + [m.watch_id for m in matches] + [
-        "nosuchmatch", "x" * 300, "%F0%9F%82%A1", "..", "0"]
-    paths = ["/", "/healthz", "/matches/", "/matches/?q=", "/import/", "/i18n/setlang/",
-             "/new/least_score/", "/new/gongzhu/", "/new/six_nimmt/", "/new/smear/",
-             "/new/sanming/", "/new/nosuchgame/", "/static/app.css", "/nowhere", "/sw.js",
-             "/offline/manifest.json", "/offline/app-0000.zip", "/offline/x-y.zip"]
+    tokens = (
+        [m.public_id for m in matches]
+        + [m.watch_id for m in matches]
+        + ["nosuchmatch", "x" * 300, "%F0%9F%82%A1", "..", "0"]
+    )
+    paths = [
+        "/",
+        "/healthz",
+        "/matches/",
+        "/matches/?q=",
+        "/import/",
+        "/i18n/setlang/",
+        "/new/least_score/",
+        "/new/gongzhu/",
+        "/new/six_nimmt/",
+        "/new/smear/",
+        "/new/sanming/",
+        "/new/nosuchgame/",
+        "/static/app.css",
+        "/nowhere",
+        "/sw.js",
+        "/offline/manifest.json",
+        "/offline/app-0000.zip",
+        "/offline/x-y.zip",
+    ]
     for token in tokens:
         paths += [f"/w/{token}/", f"/live/{token}/", f"/m/{token}/", f"/m/{token}/live/"]
-        paths += [f"/m/{token}/{tail}" for tail in (
-            "share/", "history/", "rounds/", "preview/", "close/", "rematch/", "export.json",
-            "offline.json",
-            "export.csv", "rounds/1/", "rounds/2/", "rounds/99/", "rounds/0/",
-            "rounds/1/delete/", "rounds/2/restore/", "rounds/1/restore/")]
+        paths += [
+            f"/m/{token}/{tail}"
+            for tail in (
+                "share/",
+                "history/",
+                "rounds/",
+                "preview/",
+                "close/",
+                "rematch/",
+                "export.json",
+                "offline.json",
+                "export.csv",
+                "rounds/1/",
+                "rounds/2/",
+                "rounds/99/",
+                "rounds/0/",
+                "rounds/1/delete/",
+                "rounds/2/restore/",
+                "rounds/1/restore/",
+            )
+        ]
     return paths
 
 
 def query(rng):
-    pairs = [(rng.choice(["v", "rounds", "score", "q", "z", "next"]), rng.choice(VALUES)[:200])
-             for _ in range(rng.randint(0, 3))]
+    pairs = [
+        (rng.choice(["v", "rounds", "score", "q", "z", "next"]), rng.choice(VALUES)[:200])
+        for _ in range(rng.randint(0, 3))
+    ]
     return "?" + "&".join(f"{k}={v}" for k, v in pairs) if pairs else ""
 
 
@@ -70,11 +185,13 @@ def form(rng):
 
 def body(rng, fields):
     """(content type, bytes): a form, multipart (sound or broken), JSON, text or nothing."""
-    kind = rng.choice(["form", "form", "multipart", "broken-multipart", "json", "text", "none",
-                       "bytes"])
+    kind = rng.choice(
+        ["form", "form", "multipart", "broken-multipart", "json", "text", "none", "bytes"]
+    )
     if kind == "form":
-        text = "&".join(f"{k}={v}" for k, vs in fields.items()
-                        for v in (vs if isinstance(vs, list) else [vs]))
+        text = "&".join(
+            f"{k}={v}" for k, vs in fields.items() for v in (vs if isinstance(vs, list) else [vs])
+        )
         encoding = rng.choice(["utf-8", "latin-1", "utf-16"])
         data = text.encode(encoding, errors="replace")
         return "application/x-www-form-urlencoded" + rng.choice(CHARSETS), data
@@ -109,8 +226,11 @@ def headers(rng):
 @pytest.fixture
 def matches():
     """One match of each game with rounds, one finished with a rematch, one with a deleted round."""
-    least = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"],
-                                 options={"threshold": 25, "end": "first_out"})
+    least = Match.objects.create(
+        game="least_score",
+        players=["Ann", "Bo", "Chen"],
+        options={"threshold": 25, "end": "first_out"},
+    )
     for entry in ({"declarer": 0, "hands": [7, 15, 20]}, {"declarer": 1, "hands": [30, 2, 9]}):
         least.append_round(entry, "", None)
     rematch = least.rematch()
@@ -118,9 +238,14 @@ def matches():
     six.append_round({"bullheads": [3, 5, 7]}, "k1", None)
     six.append_round({"bullheads": [1, 5, 7]}, "k2", None)
     six.change_round(six.rounds.get(number=2), None, "deleted", deleted="2026-11-30T00:00Z")
-    others = [Match.objects.create(game=game, players=players) for game, players in (
-        ("gongzhu", ["Ann", "Bo", "Chen", "Dee"]), ("smear", ["Ann", "Bo", "Chen", "Dee"]),
-        ("sanming", ["Ann", "Bo", "Chen"]))]
+    others = [
+        Match.objects.create(game=game, players=players)
+        for game, players in (
+            ("gongzhu", ["Ann", "Bo", "Chen", "Dee"]),
+            ("smear", ["Ann", "Bo", "Chen", "Dee"]),
+            ("sanming", ["Ann", "Bo", "Chen"]),
+        )
+    ]
     return [least, rematch, six, *others]
 
 

@@ -23,8 +23,12 @@ GONGZHU_HAND = {"captured": [["QS"], ["JD"], ["10C"], HEARTS], "exposed": []}
 
 
 def gongzhu_document(rounds):
-    return {"game": "gongzhu", "players": ["Ann", "Bo", "Chen", "Dee"],
-            "options": {"end": "open"}, "rounds": [GONGZHU_HAND] * rounds}
+    return {
+        "game": "gongzhu",
+        "players": ["Ann", "Bo", "Chen", "Dee"],
+        "options": {"end": "open"},
+        "rounds": [GONGZHU_HAND] * rounds,
+    }
 
 
 def import_text(client, text, **extra):
@@ -59,8 +63,12 @@ def test_an_uploaded_file_over_one_megabyte_is_refused_before_it_is_read(tmp_pat
 
 
 def test_a_body_over_the_request_limit_is_refused_before_it_is_parsed():
-    response = Client().generic("POST", reverse("import_match"), b"x" * (3 * 2**20),
-                                content_type="application/x-www-form-urlencoded")
+    response = Client().generic(
+        "POST",
+        reverse("import_match"),
+        b"x" * (3 * 2**20),
+        content_type="application/x-www-form-urlencoded",
+    )
     assert response.status_code == 413
     assert "too large" in message(response)
 
@@ -79,8 +87,13 @@ def test_a_match_at_the_most_rounds_takes_no_more():
     client = Client()
     assert import_text(client, json.dumps(gongzhu_document(rules.MAX_ROUNDS))).status_code == 302
     match = Match.objects.get()
-    form = {"captured-0": "QS", "captured-1": "JD", "captured-2": "10C",
-            **{f"captured-3": HEARTS}, "version": str(match.version)}
+    form = {
+        "captured-0": "QS",
+        "captured-1": "JD",
+        "captured-2": "10C",
+        **{"captured-3": HEARTS},
+        "version": str(match.version),
+    }
     response = client.post(reverse("round_create", args=[match.public_id]), form)
     assert response.status_code == 422
     assert "at most 1000 rounds: start a rematch" in message(response)
@@ -88,8 +101,11 @@ def test_a_match_at_the_most_rounds_takes_no_more():
 
 
 def test_unknown_keys_in_a_round_are_refused_not_stored():
-    document = {"game": "least_score", "players": ["Ann", "Bo", "Chen"],
-                "rounds": [{"declarer": 0, "hands": [7, 15, 20], "note": "x" * 1000}]}
+    document = {
+        "game": "least_score",
+        "players": ["Ann", "Bo", "Chen"],
+        "rounds": [{"declarer": 0, "hands": [7, 15, 20], "note": "x" * 1000}],
+    }
     response = import_text(Client(), json.dumps(document))
     assert response.status_code == 422
     assert "round 1: a round cannot hold 'note'" in message(response)
@@ -126,18 +142,32 @@ def new_match(client, slug, players, **options):
     return client.post(reverse("new_match", args=[slug]), {**form, **options})
 
 
-@pytest.mark.parametrize("text, said", [
-    ("[" * 50_000, "it is not JSON"),
-    ('{"game": "sanming", "players": ["A", "B", "C"], "options": {"bean_rate": 1e400}}',
-     "bean_rate"),
-    ('{"game": "sanming", "players": ["A", "B", "C"], "options": {"bean_rate": 1%s}}' % ("0" * 400),
-     "bean_rate"),
-    ('{"game": "gongzhu", "players": ["A", "B", "C", "D"], "options": {"stake": 1%s}}' % ("0" * 400),
-     "stake"),
-    ('{"game": "least_score", "players": ["A", "B", "C"], '
-     '"rounds": [{"declarer": 0, "hands": [NaN, 2, 3]}]}', "it is not JSON"),
-    ('{"game": "least_score", "players": ["a\\ud800", "B", "C"]}', "control characters"),
-])
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("[" * 50_000, "it is not JSON"),
+        (
+            '{"game": "sanming", "players": ["A", "B", "C"], "options": {"bean_rate": 1e400}}',
+            "bean_rate",
+        ),
+        (
+            '{"game": "sanming", "players": ["A", "B", "C"], "options": {"bean_rate": 1%s}}'
+            % ("0" * 400),
+            "bean_rate",
+        ),
+        (
+            '{"game": "gongzhu", "players": ["A", "B", "C", "D"], "options": {"stake": 1%s}}'
+            % ("0" * 400),
+            "stake",
+        ),
+        (
+            '{"game": "least_score", "players": ["A", "B", "C"], '
+            '"rounds": [{"declarer": 0, "hands": [NaN, 2, 3]}]}',
+            "it is not JSON",
+        ),
+        ('{"game": "least_score", "players": ["a\\ud800", "B", "C"]}', "control characters"),
+    ],
+)
 def test_hostile_imports_get_a_sentence_and_store_nothing(text, said):
     response = import_text(Client(), text)
     assert response.status_code == 422
@@ -145,14 +175,17 @@ def test_hostile_imports_get_a_sentence_and_store_nothing(text, said):
     assert Match.objects.count() == 0
 
 
-@pytest.mark.parametrize("slug, options, field", [
-    ("sanming", {"bean_rate": "1" + "0" * 400}, "bean_rate"),
-    ("sanming", {"bean_rate": "1e400"}, "bean_rate"),
-    ("least_score", {"halve_on": "²"}, "halve_on"),
-    ("least_score", {"halve_on": "2" * 5000}, "halve_on"),
-    ("least_score", {"threshold": "9" * 5000}, "threshold"),
-    ("smear", {"target": "ten"}, "target"),
-])
+@pytest.mark.parametrize(
+    "slug, options, field",
+    [
+        ("sanming", {"bean_rate": "1" + "0" * 400}, "bean_rate"),
+        ("sanming", {"bean_rate": "1e400"}, "bean_rate"),
+        ("least_score", {"halve_on": "²"}, "halve_on"),
+        ("least_score", {"halve_on": "2" * 5000}, "halve_on"),
+        ("least_score", {"threshold": "9" * 5000}, "threshold"),
+        ("smear", {"target": "ten"}, "target"),
+    ],
+)
 def test_hostile_options_are_refused_next_to_the_field(slug, options, field):
     players = ["Ann", "Bo", "Chen", "Dee"]
     response = new_match(Client(), slug, players, **options)
@@ -173,14 +206,17 @@ def test_a_stale_save_with_a_strange_round_number_is_a_conflict_not_a_crash():
     match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
     form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20"}
     for version, number in [("99", "²"), ("²", "1"), ("9" * 5000, "9" * 5000)]:
-        response = client.post(reverse("round_create", args=[match.public_id]),
-                               {**form, "version": version, "round": number})
+        response = client.post(
+            reverse("round_create", args=[match.public_id]),
+            {**form, "version": version, "round": number},
+        )
         assert response.status_code == 422
         assert "another phone" in message(response)
     match.append_round({"declarer": 0, "hands": [7, 15, 20]}, "", None)
     for name in ("round_edit", "round_delete"):
-        response = client.post(reverse(name, args=[match.public_id, 1]),
-                               {**form, "version": "²", "round": "²"})
+        response = client.post(
+            reverse(name, args=[match.public_id, 1]), {**form, "version": "²", "round": "²"}
+        )
         assert response.status_code == 422, name
 
 
@@ -203,12 +239,15 @@ def test_a_match_stored_with_a_lone_surrogate_in_a_name_opens_after_the_repair()
 # ---- names
 
 
-@pytest.mark.parametrize("names, said", [
-    (["Ann", "ann", "Bo"], "two players are called ann"),
-    (["Ann", "A\u200bnn", "Bo"], "two players are called Ann"),
-    (["Ann", "\u202eAnn", "Bo"], "two players are called Ann"),
-    (["Jose\u0301", "José", "Bo"], "two players are called José"),
-])
+@pytest.mark.parametrize(
+    "names, said",
+    [
+        (["Ann", "ann", "Bo"], "two players are called ann"),
+        (["Ann", "A\u200bnn", "Bo"], "two players are called Ann"),
+        (["Ann", "\u202eAnn", "Bo"], "two players are called Ann"),
+        (["Jose\u0301", "José", "Bo"], "two players are called José"),
+    ],
+)
 def test_names_equal_after_clean_up_and_case_folding_are_duplicates(names, said):
     response = new_match(Client(), "least_score", names)
     assert Match.objects.count() == 0
@@ -223,7 +262,8 @@ def test_names_are_stored_clean_and_in_nfc():
 def test_a_name_too_long_is_refused_next_to_its_own_field():
     response = new_match(Client(), "least_score", ["Ann", "B" * 41, "Chen"])
     assert [visible(e) for e in response.context["form"].errors["player_1"]] == [
-        "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB… is longer than 40 characters"]
+        "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB… is longer than 40 characters"
+    ]
 
 
 # ---- retries
@@ -256,8 +296,9 @@ def test_a_twin_that_lost_the_race_to_its_own_save_is_told_it_was_saved(monkeypa
     def twin_lands_first(self, key):
         calls.append(key)
         if len(calls) == 1:  # the first look finds nothing; meanwhile the twin lands
-            Match.objects.get(pk=self.pk).append_round({"declarer": 0, "hands": [7, 15, 20]},
-                                                       key, None)
+            Match.objects.get(pk=self.pk).append_round(
+                {"declarer": 0, "hands": [7, 15, 20]}, key, None
+            )
             return None
         return real_saved_entry(self, key)
 

@@ -11,8 +11,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def match():
-    return Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"],
-                                options={"threshold": 25})
+    return Match.objects.create(
+        game="least_score", players=["Ann", "Bo", "Chen"], options={"threshold": 25}
+    )
 
 
 def post_round(client, match, declarer, hands, **extra):
@@ -36,14 +37,23 @@ def test_the_watch_link_shows_the_scoreboard_and_never_a_form(client, match):
     assert match.public_id not in page
 
 
-@pytest.mark.parametrize("name, args", [
-    ("round_create", []), ("round_preview", []), ("match_close", []),
-    ("round_edit", [1]), ("round_delete", [1]), ("round_restore", [1]),
-])
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("round_create", []),
+        ("round_preview", []),
+        ("match_close", []),
+        ("round_edit", [1]),
+        ("round_delete", [1]),
+        ("round_restore", [1]),
+    ],
+)
 def test_every_write_url_refuses_the_watch_token(client, match, name, args):
     post_round(client, match, 0, [7, 15, 20])
-    response = client.post(reverse(name, args=[match.watch_id, *args]),
-                           {"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": "3"})
+    response = client.post(
+        reverse(name, args=[match.watch_id, *args]),
+        {"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": "3"},
+    )
     assert response.status_code == 403
     assert Round.objects.count() == 1
     assert not Match.objects.get().closed
@@ -73,8 +83,14 @@ def test_the_live_check_is_one_query(client, match, django_assert_num_queries):
 def test_a_save_from_a_stale_form_is_refused_and_keeps_what_was_typed(client, match):
     stale_version = match.version
     post_round(client, match, 0, [7, 15, 20])  # another phone saves round 1
-    form = {"declarer": "1", "version": str(stale_version), "round": "1", "hand-0": "9",
-            "hand-1": "5", "hand-2": "4"}
+    form = {
+        "declarer": "1",
+        "version": str(stale_version),
+        "round": "1",
+        "hand-0": "9",
+        "hand-1": "5",
+        "hand-2": "4",
+    }
     response = client.post(reverse("round_create", args=[match.public_id]), form)
     page = response.content.decode()
     assert response.status_code == 422
@@ -87,9 +103,17 @@ def test_a_save_from_a_stale_form_is_refused_and_keeps_what_was_typed(client, ma
 
 def test_a_retried_save_is_stored_once(client, match):
     first = post_round(client, match, 0, [7, 15, 20], entry_key="key-1")
-    retry = client.post(reverse("round_create", args=[match.public_id]),
-                        {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20",
-                         "version": "0", "entry_key": "key-1"})
+    retry = client.post(
+        reverse("round_create", args=[match.public_id]),
+        {
+            "declarer": "0",
+            "hand-0": "7",
+            "hand-1": "15",
+            "hand-2": "20",
+            "version": "0",
+            "entry_key": "key-1",
+        },
+    )
     assert first.status_code == retry.status_code == 302
     assert Round.objects.count() == 1
 
@@ -99,9 +123,16 @@ def test_history_records_entering_changing_deleting_and_restoring(client, match)
     post_round(client, match, 2, [10, 12, 3])
     before = totals_on_page(client, match)
     second = Round.objects.get(number=2)
-    client.post(reverse("round_edit", args=[match.public_id, 2]),
-                {"declarer": "2", "hand-0": "10", "hand-1": "12", "hand-2": "4",
-                 "version": str(match.version)})
+    client.post(
+        reverse("round_edit", args=[match.public_id, 2]),
+        {
+            "declarer": "2",
+            "hand-0": "10",
+            "hand-1": "12",
+            "hand-2": "4",
+            "version": str(match.version),
+        },
+    )
     match.refresh_from_db()
     client.post(reverse("round_delete", args=[match.public_id, 2]), {"version": str(match.version)})
     assert "+7" not in totals_on_page(client, match)
@@ -109,7 +140,12 @@ def test_history_records_entering_changing_deleting_and_restoring(client, match)
     assert "Restore this round" in history
     client.post(reverse("round_restore", args=[match.public_id, 2]))
     actions = list(second.events.values_list("action", flat=True))
-    assert actions == [RoundEvent.CREATED, RoundEvent.EDITED, RoundEvent.DELETED, RoundEvent.RESTORED]
+    assert actions == [
+        RoundEvent.CREATED,
+        RoundEvent.EDITED,
+        RoundEvent.DELETED,
+        RoundEvent.RESTORED,
+    ]
     second.refresh_from_db()
     assert second.deleted is None
     # Round 2 now has Chen at 4: Ann +6, Bo +8, so the totals differ from before the edit...
@@ -143,18 +179,29 @@ def test_links_are_long_random_tokens(match):
 
 
 def test_each_phone_gets_its_own_tokens_on_the_same_drawn_page(match):
-    from django.test import Client
     import re
 
+    from django.test import Client
+
     phones = [Client(enforce_csrf_checks=True) for _ in range(2)]
-    pages = [phone.get(reverse("match", args=[match.public_id])).content.decode() for phone in phones]
+    pages = [
+        phone.get(reverse("match", args=[match.public_id])).content.decode() for phone in phones
+    ]
     keys = [re.search(r'name="entry_key" value="([^"]+)"', page).group(1) for page in pages]
-    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1) for page in pages]
+    tokens = [
+        re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1) for page in pages
+    ]
     assert keys[0] != keys[1] and tokens[0] != tokens[1]
     assert "slot" not in pages[0] and "slot" not in pages[1]
     for k, (phone, token) in enumerate(zip(phones, tokens)):
-        form = {"csrfmiddlewaretoken": token, "declarer": "0", "hand-0": "1", "hand-1": "2",
-                "hand-2": "3", "entry_key": keys[k]}
+        form = {
+            "csrfmiddlewaretoken": token,
+            "declarer": "0",
+            "hand-0": "1",
+            "hand-1": "2",
+            "hand-2": "3",
+            "entry_key": keys[k],
+        }
         assert phone.post(reverse("round_create", args=[match.public_id]), form).status_code == 302
     assert Round.objects.count() == 2
 
@@ -162,8 +209,14 @@ def test_each_phone_gets_its_own_tokens_on_the_same_drawn_page(match):
 def test_a_corrected_retry_is_not_dropped_in_silence(client, match):
     """The first save landed but its answer was lost; the phone corrected a hand and saved."""
     url = reverse("round_create", args=[match.public_id])
-    form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20",
-            "entry_key": "lost-answer", "version": str(match.version)}
+    form = {
+        "declarer": "0",
+        "hand-0": "7",
+        "hand-1": "15",
+        "hand-2": "20",
+        "entry_key": "lost-answer",
+        "version": str(match.version),
+    }
     assert client.post(url, form).status_code == 302
     corrected = {**form, "hand-1": "16"}
     assert client.post(url, form).status_code == 302  # the same entry again: simply saved
@@ -184,8 +237,13 @@ def test_a_change_that_would_end_the_match_early_names_the_round_in_words(client
     match.save()
     post_round(client, match, 0, [7, 15, 20])
     post_round(client, match, 1, [9, 5, 4])
-    form = {"declarer": "0", "hand-0": "1", "hand-1": "30", "hand-2": "2",
-            "version": str(match.version)}
+    form = {
+        "declarer": "0",
+        "hand-0": "1",
+        "hand-1": "30",
+        "hand-2": "2",
+        "version": str(match.version),
+    }
     response = client.post(reverse("round_edit", args=[match.public_id, 1]), form)
     assert response.status_code == 422
     assert "this change would end the match before round 2" in response.content.decode()
@@ -206,8 +264,13 @@ def test_history_says_what_changed_and_numbers_rounds_as_the_scoreboard(client):
         assert post_round(client, match, declarer, hands).status_code == 302
     client.post(reverse("round_delete", args=[match.public_id, 1]), {"version": match.version})
     match.refresh_from_db()
-    form = {"declarer": "0", "hand-0": "3", "hand-1": "6", "hand-2": "4",
-            "version": str(match.version)}
+    form = {
+        "declarer": "0",
+        "hand-0": "3",
+        "hand-1": "6",
+        "hand-2": "4",
+        "version": str(match.version),
+    }
     edited = client.post(reverse("round_edit", args=[match.public_id, 2]), form)
     assert edited.status_code == 302, edited.context["error"]
     page = visible(client.get(reverse("history", args=[match.public_id])).content.decode())

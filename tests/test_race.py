@@ -35,9 +35,18 @@ def test_many_phones_saving_round_1_at_once_store_exactly_one(kind, tmp_path):
         server = Server(tmp_path, url).start()
         try:
             _phone, match_path = new_least_score(server)
-            forms = [{"declarer": "0", "hand-0": "7", "hand-1": str(10 + k), "hand-2": "20",
-                      "version": "0", "round": "1", "entry_key": f"phone-{k}"}
-                     for k in range(PHONES)]
+            forms = [
+                {
+                    "declarer": "0",
+                    "hand-0": "7",
+                    "hand-1": str(10 + k),
+                    "hand-2": "20",
+                    "version": "0",
+                    "round": "1",
+                    "entry_key": f"phone-{k}",
+                }
+                for k in range(PHONES)
+            ]
             answers = post_at_once(server, match_path, forms)
             watcher = Phone(server.url)
             watcher.get(match_path)
@@ -61,8 +70,9 @@ def test_copies_of_one_save_posted_at_once_without_a_version_store_one_round(kin
             _phone, match_path = new_least_score(server)
             form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20"}
             for burst in range(5):
-                answers = post_at_once(server, match_path, [{**form, "entry_key": f"key-{burst}"}]
-                                       * PHONES)
+                answers = post_at_once(
+                    server, match_path, [{**form, "entry_key": f"key-{burst}"}] * PHONES
+                )
                 assert [status for status, _b, _l in answers] == [302] * PHONES
             watcher = Phone(server.url)
             watcher.get(match_path)

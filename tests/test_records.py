@@ -24,10 +24,15 @@ MATCHES = sorted(EXAMPLES.glob("*.match.json"))
 INVALID = sorted(EXAMPLES.glob("*.invalid.json"))
 
 
-WORLD_TABLE = {"game": "least_score", "players": ["张伟", "Zahra", "Бат"],
-               "rounds": [{"declarer": 0, "hands": [7, 15, 20]},
-                          {"declarer": 1, "hands": [9, 5, 4]},
-                          {"declarer": 2, "hands": [3, 12, 2]}]}
+WORLD_TABLE = {
+    "game": "least_score",
+    "players": ["张伟", "Zahra", "Бат"],
+    "rounds": [
+        {"declarer": 0, "hands": [7, 15, 20]},
+        {"declarer": 1, "hands": [9, 5, 4]},
+        {"declarer": 2, "hands": [3, 12, 2]},
+    ],
+}
 
 
 def load(name):
@@ -79,23 +84,31 @@ def test_deleted_rounds_are_left_out_of_the_export(client):
     match = imported(client, WORLD_TABLE)
     client.post(reverse("round_delete", args=[match.public_id, 2]))
     assert Round.objects.get(number=2).deleted
-    assert exported(client, match)["rounds"] == [WORLD_TABLE["rounds"][0],
-                                                  WORLD_TABLE["rounds"][2]]
+    assert exported(client, match)["rounds"] == [WORLD_TABLE["rounds"][0], WORLD_TABLE["rounds"][2]]
 
 
-@pytest.mark.parametrize("posted, message", [
-    ({"document": "{'game': 'gongzhu'"}, "This is not a match document: it is not JSON."),
-    ({"document": ""}, "This is not a match document: it is not JSON."),
-    ({"file": SimpleUploadedFile("m.json", "{\"game\": \"猪\"}".encode("gb18030"))},
-     "This is not a match document: it is not JSON."),
-    ({"document": json.dumps({**load("gongzhu-plain.match.json"), "game": "chess"})},
-     "This match cannot be imported: unknown game 'chess'"),
-    ({"document": json.dumps(load("gongzhu-card-twice.invalid.json"))},
-     "This match cannot be imported: round 1: A♥ was captured 2 times, but there is only one"),
-    ({"document": "[1, 2]"}, "This match cannot be imported: a match must be a JSON object"),
-])
-def test_a_malformed_import_is_refused_with_a_message_and_creates_nothing(client, posted,
-                                                                          message):
+@pytest.mark.parametrize(
+    "posted, message",
+    [
+        ({"document": "{'game': 'gongzhu'"}, "This is not a match document: it is not JSON."),
+        ({"document": ""}, "This is not a match document: it is not JSON."),
+        (
+            {"file": SimpleUploadedFile("m.json", '{"game": "猪"}'.encode("gb18030"))},
+            "This is not a match document: it is not JSON.",
+        ),
+        (
+            {"document": json.dumps({**load("gongzhu-plain.match.json"), "game": "chess"})},
+            "This match cannot be imported: unknown game 'chess'",
+        ),
+        (
+            {"document": json.dumps(load("gongzhu-card-twice.invalid.json"))},
+            "This match cannot be imported: "
+            "round 1: A♥ was captured 2 times, but there is only one",
+        ),
+        ({"document": "[1, 2]"}, "This match cannot be imported: a match must be a JSON object"),
+    ],
+)
+def test_a_malformed_import_is_refused_with_a_message_and_creates_nothing(client, posted, message):
     response = client.post(reverse("import_match"), posted)
     assert response.status_code == 422
     assert message in visible(response.content.decode())
@@ -131,6 +144,7 @@ def test_exports_need_the_score_link(client):
 
 # ---- rematch and series
 
+
 def finished_sanming(client):
     return imported(client, load("sanming-one-kid.match.json"))
 
@@ -149,8 +163,11 @@ def play(match, example):
 def test_a_rematch_has_the_same_game_players_seats_and_options(client):
     match = finished_sanming(client)
     again = rematch(client, match)
-    assert (again.game, again.players, again.options) == ("sanming", ["Ann", "Bo", "Chen"],
-                                                          {"bean_rate": 5})
+    assert (again.game, again.players, again.options) == (
+        "sanming",
+        ["Ann", "Bo", "Chen"],
+        {"bean_rate": 5},
+    )
     assert again.rematch_of == match and again.rounds.count() == 0 and not again.closed
     assert rematch(client, match) == again  # a second tap joins the same rematch
     assert again.public_id in client.get("/").content.decode()
@@ -159,8 +176,10 @@ def test_a_rematch_has_the_same_game_players_seats_and_options(client):
 def test_the_rematch_button_shows_once_the_match_is_finished(client):
     finished = finished_sanming(client)
     going = imported(client, load("gongzhu-plain.match.json"))
-    assert reverse("rematch", args=[finished.public_id]) in client.get(
-        reverse("match", args=[finished.public_id])).content.decode()
+    assert (
+        reverse("rematch", args=[finished.public_id])
+        in client.get(reverse("match", args=[finished.public_id])).content.decode()
+    )
     assert "rematch" not in client.get(reverse("match", args=[going.public_id])).content.decode()
 
 
@@ -188,8 +207,10 @@ def test_three_matches_of_sanming_settle_as_one_evening(client):
         net[payment["from"]] -= Decimal(str(payment["amount"]))
         net[payment["to"]] += Decimal(str(payment["amount"]))
     assert list(net.values()) == combined["amounts"]
-    assert combined["transfers"] == [{"from": "Chen", "to": "Ann", "amount": 3840},
-                                     {"from": "Chen", "to": "Bo", "amount": 2400}]
+    assert combined["transfers"] == [
+        {"from": "Chen", "to": "Ann", "amount": 3840},
+        {"from": "Chen", "to": "Bo", "amount": 2400},
+    ]
 
     page = client.get(reverse("match", args=[fourth.public_id])).content.decode()
     assert "Settlement of 3 finished matches" in page
@@ -216,11 +237,11 @@ def test_a_match_of_a_series_needs_few_queries(client, django_assert_max_num_que
 
 # ---- this phone's history and a player's record
 
+
 @pytest.fixture
 def evening(client):
     """Four matches opened on this phone: Ann wins two of the three finished ones."""
-    for name in ["sanming-one-kid", "sanming-two-kids", "least-score-to-the-end",
-                 "gongzhu-plain"]:
+    for name in ["sanming-one-kid", "sanming-two-kids", "least-score-to-the-end", "gongzhu-plain"]:
         imported(client, load(f"{name}.match.json"))
     # sanming-one-kid: Ann 1st (3 against Bo's 24); sanming-two-kids: Ann and Bo share 1st;
     # least-score-to-the-end: Ann 1st (18 against Bo's 29); gongzhu-plain is not finished.
@@ -276,7 +297,9 @@ def test_the_default_ranking_follows_the_winners():
 
 def test_every_screen_of_a_series_follows_a_change_to_any_of_its_matches(client):
     first = finished_sanming(client)
-    assert "This series" not in client.get(reverse("match", args=[first.public_id])).content.decode()
+    assert (
+        "This series" not in client.get(reverse("match", args=[first.public_id])).content.decode()
+    )
     second = rematch(client, first)
     play(second, "sanming-two-kids.match.json")
     Match.objects.filter(pk=second.pk).update(version=F("version") + 1)
@@ -288,13 +311,16 @@ def test_every_screen_of_a_series_follows_a_change_to_any_of_its_matches(client)
     assert "Settlement of 1 finished match" in page
 
 
-@pytest.mark.parametrize("method, name, with_match, allowed", [
-    ("post", "matches", False, ["GET"]),
-    ("put", "import_match", False, ["GET", "POST"]),
-    ("get", "rematch", True, ["POST"]),
-    ("post", "export_json", True, ["GET"]),
-    ("post", "export_csv", True, ["GET"]),
-])
+@pytest.mark.parametrize(
+    "method, name, with_match, allowed",
+    [
+        ("post", "matches", False, ["GET"]),
+        ("put", "import_match", False, ["GET", "POST"]),
+        ("get", "rematch", True, ["POST"]),
+        ("post", "export_json", True, ["GET"]),
+        ("post", "export_csv", True, ["GET"]),
+    ],
+)
 def test_a_wrong_method_is_refused(client, method, name, with_match, allowed):
     args = [finished_sanming(client).public_id] if with_match else []
     assert refuses(client, method, reverse(name, args=args), allowed)

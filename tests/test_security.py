@@ -34,12 +34,21 @@ def test_player_names_are_shown_as_text(client, match, page):
 def test_every_state_changing_request_needs_the_csrf_token(match):
     strict = Client(enforce_csrf_checks=True)
     form = {"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": "3"}
-    for name, args in [("round_create", []), ("match_close", []), ("round_delete", [1]),
-                       ("round_edit", [1]), ("round_restore", [1])]:
+    for name, args in [
+        ("round_create", []),
+        ("match_close", []),
+        ("round_delete", [1]),
+        ("round_edit", [1]),
+        ("round_restore", [1]),
+    ]:
         response = strict.post(reverse(name, args=[match.public_id, *args]), form)
         assert response.status_code == 403, name
-    assert strict.post(reverse("new_match", args=["least_score"]),
-                       {"player_0": "A", "player_1": "B"}).status_code == 403
+    assert (
+        strict.post(
+            reverse("new_match", args=["least_score"]), {"player_0": "A", "player_1": "B"}
+        ).status_code
+        == 403
+    )
     assert Round.objects.count() == 2
     assert Match.objects.count() == 1
 
@@ -64,8 +73,13 @@ def test_responses_carry_strict_security_headers(client, match):
 
 def test_pages_have_no_inline_scripts_or_style_attributes(client):
     match = Match.objects.create(game="least_score", players=["Ann", "Bo"])
-    for url in ["/", reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id]),
-                reverse("new_match", args=["gongzhu"]), reverse("share", args=[match.public_id])]:
+    for url in [
+        "/",
+        reverse("match", args=[match.public_id]),
+        reverse("watch", args=[match.watch_id]),
+        reverse("new_match", args=["gongzhu"]),
+        reverse("share", args=[match.public_id]),
+    ]:
         html = client.get(url).content.decode()
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
         assert not re.search(r"\sstyle=", html), url
@@ -85,7 +99,7 @@ def test_behind_https_cookies_are_secure_and_hsts_is_sent(settings, client, matc
 
 
 def test_exports_keep_names_as_text(client, match):
-    Match.objects.filter(pk=match.pk).update(players=["=HYPERLINK(\"x\")", "@SUM(1)", "Chen"])
+    Match.objects.filter(pk=match.pk).update(players=['=HYPERLINK("x")', "@SUM(1)", "Chen"])
     sheet = client.get(reverse("export_csv", args=[match.public_id])).content.decode("utf-8-sig")
     header = sheet.splitlines()[0]
     assert "'=HYPERLINK" in header and "'@SUM(1)" in header

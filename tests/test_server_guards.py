@@ -115,22 +115,33 @@ def test_https_without_named_hosts_does_not_start(tmp_path):
 
 
 def test_proxy_headers_are_believed_only_behind_a_proxy(tmp_path):
-    code = ("from scorekeeper import gunicorn_conf as c; "
-            "print(getattr(c, 'forwarded_allow_ips', 'default'))")
+    code = (
+        "from scorekeeper import gunicorn_conf as c; "
+        "print(getattr(c, 'forwarded_allow_ips', 'default'))"
+    )
     env = {"PATH": os.environ["PATH"]}
-    alone = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                           text=True)
-    proxied = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
-                             env={**env, "BEHIND_PROXY": "1"}, capture_output=True, text=True)
+    alone = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    proxied = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**env, "BEHIND_PROXY": "1"},
+        capture_output=True,
+        text=True,
+    )
     assert alone.stdout.strip() == "default"
     assert proxied.stdout.strip() == "*"
 
 
-@pytest.mark.parametrize("path, status, language, said", [
-    ("/nowhere/", 404, "en", "There is no such page."),
-    ("/m/nosuchmatch/", 404, "es", "No existe esa partida."),
-    ("/new/nosuchgame/", 404, "en", "There is no such game."),
-])
+@pytest.mark.parametrize(
+    "path, status, language, said",
+    [
+        ("/nowhere/", 404, "en", "There is no such page."),
+        ("/m/nosuchmatch/", 404, "es", "No existe esa partida."),
+        ("/new/nosuchgame/", 404, "en", "There is no such game."),
+    ],
+)
 def test_error_pages_are_the_apps_own_and_translated(path, status, language, said):
     response = Client(HTTP_ACCEPT_LANGUAGE=language).get(path)
     page = response.content.decode()
@@ -162,6 +173,7 @@ def test_any_other_write_on_a_full_disk_is_a_503_with_a_sentence(monkeypatch):
 
     monkeypatch.setattr(Match.objects, "create", disk_full)
     response = Client(raise_request_exception=False).post(
-        "/new/least_score/", {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"})
+        "/new/least_score/", {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"}
+    )
     assert response.status_code == 503
     assert "Nothing was saved" in response.content.decode()

@@ -13,29 +13,48 @@ from games.models import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ["zh_Hans", "es", "fa", "mn"]
-SKIP = shutil.ignore_patterns(".venv", ".git", "data", "staticfiles", "test-artifacts", "__pycache__",
-                              ".pytest_cache", ".hypothesis", "bench")
+SKIP = shutil.ignore_patterns(
+    ".venv",
+    ".git",
+    "data",
+    "staticfiles",
+    "test-artifacts",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    "bench",
+)
 
 
 def untranslated(po_file):
     """The msgids of po_file that have no translation (or only a fuzzy one)."""
     entries = []
     for flag in ("--untranslated", "--only-fuzzy"):
-        out = subprocess.run(["msgattrib", flag, "--no-obsolete", str(po_file)],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            ["msgattrib", flag, "--no-obsolete", str(po_file)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         entries += [m for m in re.findall(r'^msgid "(.+)"$', out, re.M)]
     return entries
 
 
-@pytest.mark.skipif(shutil.which("xgettext") is None, reason="needs gettext: apt-get install gettext")
+@pytest.mark.skipif(
+    shutil.which("xgettext") is None, reason="needs gettext: apt-get install gettext"
+)
 def test_every_marked_string_is_translated_in_every_language(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree, ignore=SKIP)
     args = [sys.executable, "manage.py", "makemessages", "--no-location", "-v0"]
     args += [f"-l{language}" for language in LANGUAGES]
-    subprocess.run(args, cwd=tree, check=True, env={"PATH": "/usr/bin:/bin", "DATA_DIR": str(tmp_path)})
-    missing = {language: untranslated(tree / "locale" / language / "LC_MESSAGES" / "django.po")
-               for language in LANGUAGES}
+    subprocess.run(
+        args, cwd=tree, check=True, env={"PATH": "/usr/bin:/bin", "DATA_DIR": str(tmp_path)}
+    )
+    missing = {
+        language: untranslated(tree / "locale" / language / "LC_MESSAGES" / "django.po")
+        for language in LANGUAGES
+    }
     assert missing == {language: [] for language in LANGUAGES}
 
 
@@ -62,7 +81,9 @@ def test_money_is_written_the_way_the_reader_writes_numbers(client):
     import json
 
     document = json.loads((ROOT / "tests/examples/gongzhu-match-to-floor.match.json").read_text())
-    match = Match.objects.create(game="gongzhu", players=document["players"], options=document["options"])
+    match = Match.objects.create(
+        game="gongzhu", players=document["players"], options=document["options"]
+    )
     for number, entry in enumerate(document["rounds"], 1):
         match.rounds.create(number=number, entry=entry)
     english = client.get(reverse("match", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="en")

@@ -16,7 +16,8 @@ def test_unknown_match_and_round_are_404(client):
 
 
 def test_the_match_page_needs_the_same_queries_for_2_and_20_rounds(
-        client, django_assert_max_num_queries, django_assert_num_queries):
+    client, django_assert_max_num_queries, django_assert_num_queries
+):
     match = new_least_score(client, threshold="1000")
     for _ in range(2):
         post_round(client, match, 0, 1, 15, 20)
@@ -34,8 +35,10 @@ def test_the_match_page_needs_the_same_queries_for_2_and_20_rounds(
 
 def test_a_long_match_shows_its_latest_rounds_and_every_one_on_request(client):
     match = new_least_score(client, threshold="1000")
-    Round.objects.bulk_create(Round(match=match, number=k + 1, entry={"declarer": 0, "hands": [1, 2, 2]})
-                              for k in range(45))
+    Round.objects.bulk_create(
+        Round(match=match, number=k + 1, entry={"declarer": 0, "hands": [1, 2, 2]})
+        for k in range(45)
+    )
     Match.objects.filter(pk=match.pk).update(version=45)
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
     assert page.count('title="Edit this round"') == 30
@@ -45,13 +48,16 @@ def test_a_long_match_shows_its_latest_rounds_and_every_one_on_request(client):
     assert every.count('title="Edit this round"') == 45
 
 
-@pytest.mark.parametrize("method, name, token, allowed", [
-    ("post", "match", "public_id", ["GET"]),
-    ("post", "watch", "watch_id", ["GET"]),
-    ("post", "live", "watch_id", ["GET"]),
-    ("post", "score_live", "public_id", ["GET"]),
-    ("post", "share", "public_id", ["GET"]),
-])
+@pytest.mark.parametrize(
+    "method, name, token, allowed",
+    [
+        ("post", "match", "public_id", ["GET"]),
+        ("post", "watch", "watch_id", ["GET"]),
+        ("post", "live", "watch_id", ["GET"]),
+        ("post", "score_live", "public_id", ["GET"]),
+        ("post", "share", "public_id", ["GET"]),
+    ],
+)
 def test_a_wrong_method_is_refused(client, method, name, token, allowed):
     match = new_least_score(client)
     assert refuses(client, method, reverse(name, args=[getattr(match, token)]), allowed)

@@ -31,11 +31,14 @@ def test_with_htmx_the_round_swaps_in_the_match_body(client):
     assert "Round 2" in page
 
 
-@pytest.mark.parametrize("hands, message", [
-    (["7", "abc", "20"], "round 1: a hand total must be a whole number from 1 to 50"),
-    (["7", "", "20"], "round 1: Bo's hand is missing"),
-    (["7", "15", "99"], "round 1: a hand total must be a whole number from 1 to 50"),
-])
+@pytest.mark.parametrize(
+    "hands, message",
+    [
+        (["7", "abc", "20"], "round 1: a hand total must be a whole number from 1 to 50"),
+        (["7", "", "20"], "round 1: Bo's hand is missing"),
+        (["7", "15", "99"], "round 1: a hand total must be a whole number from 1 to 50"),
+    ],
+)
 def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, message):
     match = new_least_score(client)
     response = post_round(client, match, 0, *hands)
@@ -50,7 +53,13 @@ def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, messag
 def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(client):
     match = new_least_score(client)
     url = reverse("round_create", args=[match.public_id])
-    form = {"declarer": "2", "hand-0": "9", "hand-1": "12", "cards-2": ["AS", "3H"], "cardtext-2": "as"}
+    form = {
+        "declarer": "2",
+        "hand-0": "9",
+        "hand-1": "12",
+        "cards-2": ["AS", "3H"],
+        "cardtext-2": "as",
+    }
     page = client.post(url, form).content.decode()
     assert "round 1: A♠ appears twice" in visible(page)
     # The picked cards are ticked again, the repeated one is back in the text box.
@@ -69,7 +78,13 @@ def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(cli
 
 def test_a_round_of_picked_cards_opens_for_editing_with_its_cards_ticked(client):
     match = new_least_score(client)
-    form = {"declarer": "0", "cards-0": ["2D", "AC"], "cardtext-0": "AH", "hand-1": "9", "hand-2": "12"}
+    form = {
+        "declarer": "0",
+        "cards-0": ["2D", "AC"],
+        "cardtext-0": "AH",
+        "hand-1": "9",
+        "hand-2": "12",
+    }
     assert client.post(reverse("round_create", args=[match.public_id]), form).status_code == 302
     page = client.get(reverse("round_edit", args=[match.public_id, 1])).content.decode()
     ticked = re.findall(r'name="cards-0" value="(\w+)"[^>]*checked', page)
@@ -84,7 +99,12 @@ def test_editing_a_round_recomputes_the_totals(client):
     post_round(client, match, 1, 9, 5, 4)
     first = Round.objects.get(number=1)
     url = reverse("round_edit", args=[match.public_id, first.number])
-    assert client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "10", "hand-2": "20"}).status_code == 302
+    assert (
+        client.post(
+            url, {"declarer": "0", "hand-0": "7", "hand-1": "10", "hand-2": "20"}
+        ).status_code
+        == 302
+    )
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
     # Round 1 now gives Bo 3 (not 8); round 2 his failed declaration 20 + 1.
     assert '<td class="">24</td>' in page or ">24<" in page
@@ -93,7 +113,7 @@ def test_editing_a_round_recomputes_the_totals(client):
 def test_an_edit_that_breaks_a_later_round_is_refused(client):
     match = new_least_score(client, threshold="25")
     post_round(client, match, 0, 7, 15, 20)
-    post_round(client, match, 1, 9, 5, 4)   # Bo fails: 8 + 21 = 29, out
+    post_round(client, match, 1, 9, 5, 4)  # Bo fails: 8 + 21 = 29, out
     post_round(client, match, 2, 14, "", 3)
     second = Round.objects.get(number=2)
     url = reverse("round_edit", args=[match.public_id, second.number])
@@ -158,15 +178,18 @@ def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
     assert not Round.objects.exists()
 
 
-@pytest.mark.parametrize("method, name, args, allowed", [
-    ("get", "round_create", [], ["POST"]),
-    ("get", "round_preview", [], ["POST"]),
-    ("put", "round_edit", [1], ["GET", "POST"]),
-    ("get", "round_delete", [1], ["POST"]),
-    ("get", "round_restore", [1], ["POST"]),
-    ("get", "match_close", [], ["POST"]),
-    ("post", "history", [], ["GET"]),
-])
+@pytest.mark.parametrize(
+    "method, name, args, allowed",
+    [
+        ("get", "round_create", [], ["POST"]),
+        ("get", "round_preview", [], ["POST"]),
+        ("put", "round_edit", [1], ["GET", "POST"]),
+        ("get", "round_delete", [1], ["POST"]),
+        ("get", "round_restore", [1], ["POST"]),
+        ("get", "match_close", [], ["POST"]),
+        ("post", "history", [], ["GET"]),
+    ],
+)
 def test_a_wrong_method_is_refused(client, method, name, args, allowed):
     match = new_least_score(client)
     post_round(client, match, 0, 7, 15, 20)

@@ -18,9 +18,22 @@ pytestmark = pytest.mark.django_db
 
 HANDS = [{"declarer": 0, "hands": [7, 15, 20]}, {"declarer": 1, "hands": [30, 2, 9]}]
 LINK = re.compile(r'(?:href|hx-get|hx-post|action|src)="([^"]+)"')
-SCORE_PATHS = ["", "live/", "share/", "history/", "rounds/", "preview/", "rounds/1/",
-               "rounds/1/delete/", "rounds/1/restore/", "close/", "rematch/", "export.json",
-               "export.csv", "offline.json"]
+SCORE_PATHS = [
+    "",
+    "live/",
+    "share/",
+    "history/",
+    "rounds/",
+    "preview/",
+    "rounds/1/",
+    "rounds/1/delete/",
+    "rounds/1/restore/",
+    "close/",
+    "rematch/",
+    "export.json",
+    "export.csv",
+    "offline.json",
+]
 
 
 def play(match, entries):
@@ -31,8 +44,11 @@ def play(match, entries):
 @pytest.fixture
 def series():
     """Three matches of one series: two finished, the third in play."""
-    first = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"],
-                                 options={"threshold": 25, "end": "first_out"})
+    first = Match.objects.create(
+        game="least_score",
+        players=["Ann", "Bo", "Chen"],
+        options={"threshold": 25, "end": "first_out"},
+    )
     play(first, HANDS)
     second = first.rematch()
     play(second, HANDS)
@@ -58,7 +74,8 @@ def watcher_requests(watch_id):
 
 def answer_text(response):
     return response.content.decode(errors="replace") + " ".join(
-        f"{name}: {value}" for name, value in response.items())
+        f"{name}: {value}" for name, value in response.items()
+    )
 
 
 def crawl(client, requests, limit=200):

@@ -5,16 +5,24 @@ Plain Python, no Django. Every game is a module with a Game subclass, listed in 
 
 import unicodedata
 
-from .base import MAX_ROUNDS, Game, RulesError, gettext_noop
 from . import gongzhu, least_score, sanming, six_nimmt, smear
+from .base import MAX_ROUNDS, Game, RulesError, gettext_noop
 
 GAMES = {
-    module.GAME.slug: module.GAME
-    for module in (least_score, gongzhu, six_nimmt, smear, sanming)
+    module.GAME.slug: module.GAME for module in (least_score, gongzhu, six_nimmt, smear, sanming)
 }
 
-__all__ = ["GAMES", "MAX_ROUNDS", "Game", "RulesError", "get_game", "outcome", "replay", "running_totals",
-           "score"]
+__all__ = [
+    "GAMES",
+    "MAX_ROUNDS",
+    "Game",
+    "RulesError",
+    "get_game",
+    "outcome",
+    "replay",
+    "running_totals",
+    "score",
+]
 
 
 def get_game(slug):
@@ -54,27 +62,38 @@ def read_players(players, game):
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RulesError(gettext_noop("players must be a list of names"))
     if len(players) > game.max_players:
-        players = players[:game.max_players + 1]  # enough to say there are too many
+        players = players[: game.max_players + 1]  # enough to say there are too many
     for k, name in enumerate(players):
         if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-            raise RulesError(gettext_noop("a player's name cannot hold line breaks or control "
-                                          "characters"), seat=k)
+            raise RulesError(
+                gettext_noop("a player's name cannot hold line breaks or control characters"),
+                seat=k,
+            )
     names = [clean_name(p) for p in players]
     for k, name in enumerate(names):
         if not name:
             raise RulesError(gettext_noop("a player's name is empty"), seat=k)
         if len(name) > MAX_NAME:
-            raise RulesError(gettext_noop("%(name)s… is longer than %(most)s characters"),
-                             name=name[:MAX_NAME], most=MAX_NAME, seat=k)
+            raise RulesError(
+                gettext_noop("%(name)s… is longer than %(most)s characters"),
+                name=name[:MAX_NAME],
+                most=MAX_NAME,
+                seat=k,
+            )
         if same_name_key(name) in map(same_name_key, names[:k]):
             raise RulesError(gettext_noop("two players are called %(name)s"), name=name, seat=k)
     if not game.min_players <= len(names) <= game.max_players:
         if game.min_players == game.max_players:
-            raise RulesError(gettext_noop("%(game)s is for exactly %(count)s players"),
-                             game=game.name, count=game.min_players)
+            raise RulesError(
+                gettext_noop("%(game)s is for exactly %(count)s players"),
+                game=game.name,
+                count=game.min_players,
+            )
         raise RulesError(
             gettext_noop("%(game)s is for %(low)s to %(high)s players"),
-            game=game.name, low=game.min_players, high=game.max_players,
+            game=game.name,
+            low=game.min_players,
+            high=game.max_players,
         )
     return names
 
@@ -90,8 +109,11 @@ def start(match):
     if not isinstance(rounds, list):
         raise RulesError(gettext_noop("rounds must be a list"))
     if len(rounds) > MAX_ROUNDS:
-        raise RulesError(gettext_noop("a match holds at most %(most)s rounds, this one has %(count)s"),
-                         most=MAX_ROUNDS, count=len(rounds))
+        raise RulesError(
+            gettext_noop("a match holds at most %(most)s rounds, this one has %(count)s"),
+            most=MAX_ROUNDS,
+            count=len(rounds),
+        )
     closed = match.get("closed", False)
     if closed is None:
         closed = False
@@ -107,8 +129,10 @@ def play_round(game, table, entry):
         if game.is_over(table):
             raise RulesError(gettext_noop("the match is already finished"))
         if number > MAX_ROUNDS:
-            raise RulesError(gettext_noop("a match holds at most %(most)s rounds: start a rematch"),
-                             most=MAX_ROUNDS)
+            raise RulesError(
+                gettext_noop("a match holds at most %(most)s rounds: start a rematch"),
+                most=MAX_ROUNDS,
+            )
         if not isinstance(entry, dict):
             raise RulesError(gettext_noop("a round must be a JSON object"))
         unknown = sorted(key for key in entry if key not in game.entry_fields)

@@ -79,7 +79,9 @@ def whole(value, low, high, what):
     if not is_whole(value) or not low <= value <= high:
         raise RulesError(
             gettext_noop("%(what)s must be a whole number from %(low)s to %(high)s"),
-            what=what, low=low, high=high,
+            what=what,
+            low=low,
+            high=high,
         )
     return value
 
@@ -134,7 +136,8 @@ class Option:
         if allowed is None and not (self.kind == "whole_or_null" and value is None):
             raise RulesError(
                 gettext_noop("option '%(name)s' cannot be %(value)s"),
-                name=self.name, value=_show(value),
+                name=self.name,
+                value=_show(value),
             )
         return value
 
@@ -269,8 +272,10 @@ class Game:
         def ahead(a, b):
             return totals[a] < totals[b] if low_first else totals[a] > totals[b]
 
-        return [1 if s in winners else 1 + len(winners) + sum(ahead(o, s) for o in others)
-                for s in range(table.n)]
+        return [
+            1 if s in winners else 1 + len(winners) + sum(ahead(o, s) for o in others)
+            for s in range(table.n)
+        ]
 
     def chart_marks(self, table):
         """Reference lines for the running-totals chart: a list of (value, Phrase label)."""

@@ -7,13 +7,40 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from .base import MAX_ROUNDS, Game, Option, Phrase, RulesError, Table, Term, form_value, gettext_noop as _
-from .base import per_seat, plain, whole_or_text
+from .base import (
+    MAX_ROUNDS,
+    Game,
+    Option,
+    Phrase,
+    RulesError,
+    Table,
+    Term,
+    form_value,
+    per_seat,
+    plain,
+    whole_or_text,
+)
+from .base import (
+    gettext_noop as _,
+)
 from .cards import is_red, parse_cards, pretty
 from .settle import settlement
 
-HEARTS = {"AH": -50, "KH": -40, "QH": -30, "JH": -20, "10H": -10, "9H": -10, "8H": -10,
-          "7H": -10, "6H": -10, "5H": -10, "4H": 0, "3H": 0, "2H": 0}
+HEARTS = {
+    "AH": -50,
+    "KH": -40,
+    "QH": -30,
+    "JH": -20,
+    "10H": -10,
+    "9H": -10,
+    "8H": -10,
+    "7H": -10,
+    "6H": -10,
+    "5H": -10,
+    "4H": 0,
+    "3H": 0,
+    "2H": 0,
+}
 SCORING = ("QS", "JD", "10C", *HEARTS)
 EXPOSABLE = ("QS", "JD", "10C", "AH")
 ONLY = {1: _("but there is only one"), 2: _("but two decks have only two")}
@@ -88,8 +115,9 @@ def read_exposed(exposed, options):
     cards = parse_cards([] if exposed is None else exposed, _("exposed"))
     for card in cards:
         if card not in EXPOSABLE:
-            raise RulesError(_("%(card)s cannot be exposed: only Q♠, J♦, 10♣ and A♥ can"),
-                             card=card)
+            raise RulesError(
+                _("%(card)s cannot be exposed: only Q♠, J♦, 10♣ and A♥ can"), card=card
+            )
     counts = Counter(cards)
     at_most(counts, options["decks"], _("%(card)s was exposed %(count)d times, %(only)s"))
     unexposed = [card for card in EXPOSABLE if card not in counts]
@@ -200,48 +228,104 @@ class Gongzhu(Game):
         "a raw total reaches minus the floor."
     )
     labels = {
-        "captured": _("cards taken"), "exposed": _("exposed cards"),
-        "decks": _("decks"), "mode": _("mode"), "individual": _("individual"), "pairs": _("pairs"),
-        "multiplier": _("multiplier"), "rounding": _("rounding"), "nearest": _("nearest"),
-        "exact": _("exact"), "all_red_pig": _("all red turns the pig"),
-        "grand_slam": _("grand slam"), "flat": _("flat"), "formula": _("formula"),
-        "auto_expose_fourth": _("fourth exposed with three"), "end": _("end"),
-        "floor": _("floor"), "hands": _("hands"), "open": _("open"), "stake": _("stake"),
+        "captured": _("cards taken"),
+        "exposed": _("exposed cards"),
+        "decks": _("decks"),
+        "mode": _("mode"),
+        "individual": _("individual"),
+        "pairs": _("pairs"),
+        "multiplier": _("multiplier"),
+        "rounding": _("rounding"),
+        "nearest": _("nearest"),
+        "exact": _("exact"),
+        "all_red_pig": _("all red turns the pig"),
+        "grand_slam": _("grand slam"),
+        "flat": _("flat"),
+        "formula": _("formula"),
+        "auto_expose_fourth": _("fourth exposed with three"),
+        "end": _("end"),
+        "floor": _("floor"),
+        "hands": _("hands"),
+        "open": _("open"),
+        "stake": _("stake"),
     }
     options = (
         Option("decks", 1, _("Play with one deck, or two (every card twice)."), choices=(1, 2)),
-        Option("mode", "individual",
-               _("Each for themselves, or pairs: first and third seats against second and fourth."),
-               choices=("individual", "pairs")),
-        Option("multiplier", lambda o: 12 if o["decks"] == 1 else 1,
-               _("Zero-sum scores are multiplied by this."), "whole", low=1, high=1000,
-               default_help=_("12 with one deck, 1 with two")),
-        Option("rounding", "nearest",
-               _("Round the zero-sum score before multiplying (nearest) or after (exact)."),
-               choices=("nearest", "exact")),
-        Option("all_red_pig", True, _("A player with all the hearts turns the pig to plus."),
-               "bool"),
-        Option("grand_slam", "flat",
-               _("All scoring cards to one player: 800 doubled per exposed card (flat), "
-                 "or counted card by card (formula)."), choices=("flat", "formula")),
-        Option("auto_expose_fourth", True,
-               _("One deck: when three of Q♠ J♦ 10♣ A♥ are exposed, the fourth is too."), "bool"),
-        Option("end", "floor",
-               _("End when a raw total reaches minus the floor, after a number of hands, "
-                 "or only when the table closes the match."), choices=("floor", "hands", "open")),
-        Option("floor", lambda o: 1000 if o["decks"] == 1 else 4000,
-               _("The match ends when a player's raw total reaches minus this."), "whole",
-               low=1, high=10_000_000, default_help=_("1000 with one deck, 4000 with two")),
-        Option("hands", None, _("With end 'hands': how many hands to play."), "whole_or_null",
-               low=1, high=MAX_ROUNDS),
-        Option("stake", 0, _("Money per point in the settlement."), "number", low=0,
-               high=1_000_000),
+        Option(
+            "mode",
+            "individual",
+            _("Each for themselves, or pairs: first and third seats against second and fourth."),
+            choices=("individual", "pairs"),
+        ),
+        Option(
+            "multiplier",
+            lambda o: 12 if o["decks"] == 1 else 1,
+            _("Zero-sum scores are multiplied by this."),
+            "whole",
+            low=1,
+            high=1000,
+            default_help=_("12 with one deck, 1 with two"),
+        ),
+        Option(
+            "rounding",
+            "nearest",
+            _("Round the zero-sum score before multiplying (nearest) or after (exact)."),
+            choices=("nearest", "exact"),
+        ),
+        Option(
+            "all_red_pig", True, _("A player with all the hearts turns the pig to plus."), "bool"
+        ),
+        Option(
+            "grand_slam",
+            "flat",
+            _(
+                "All scoring cards to one player: 800 doubled per exposed card (flat), "
+                "or counted card by card (formula)."
+            ),
+            choices=("flat", "formula"),
+        ),
+        Option(
+            "auto_expose_fourth",
+            True,
+            _("One deck: when three of Q♠ J♦ 10♣ A♥ are exposed, the fourth is too."),
+            "bool",
+        ),
+        Option(
+            "end",
+            "floor",
+            _(
+                "End when a raw total reaches minus the floor, after a number of hands, "
+                "or only when the table closes the match."
+            ),
+            choices=("floor", "hands", "open"),
+        ),
+        Option(
+            "floor",
+            lambda o: 1000 if o["decks"] == 1 else 4000,
+            _("The match ends when a player's raw total reaches minus this."),
+            "whole",
+            low=1,
+            high=10_000_000,
+            default_help=_("1000 with one deck, 4000 with two"),
+        ),
+        Option(
+            "hands",
+            None,
+            _("With end 'hands': how many hands to play."),
+            "whole_or_null",
+            low=1,
+            high=MAX_ROUNDS,
+        ),
+        Option(
+            "stake", 0, _("Money per point in the settlement."), "number", low=0, high=1_000_000
+        ),
     )
 
     def check_options(self, options, n):
         if options["end"] == "hands" and options["hands"] is None:
-            raise RulesError(_("option 'hands' is needed when the match ends after some hands"),
-                             name="hands")
+            raise RulesError(
+                _("option 'hands' is needed when the match ends after some hands"), name="hands"
+            )
 
     def new_table(self, players, options):
         return GongzhuTable(players, options)
@@ -284,8 +368,9 @@ class Gongzhu(Game):
             owner = whole_or_text(text) if text else rest
             if owner in range(4):
                 captured[owner].append(card)
-        exposed = [re.sub(r"-[12]$", "", text.strip())
-                   for text in form.get("exposed", []) if text.strip()]
+        exposed = [
+            re.sub(r"-[12]$", "", text.strip()) for text in form.get("exposed", []) if text.strip()
+        ]
         return {"captured": captured, "exposed": exposed}
 
     def entry_context(self, table, entry=None):
@@ -298,31 +383,61 @@ class Gongzhu(Game):
         for seat, cards in enumerate(entry.get("captured") or []):
             for card in cards:
                 takers.setdefault(card, []).append(seat)
-        cards = [{"field": field, "card": card, "label": pretty(card), "red": is_red(card),
-                  "owner": takers[card].pop(0) if takers.get(card) else None}
-                 for field, card in owner_fields(decks)]
+        cards = [
+            {
+                "field": field,
+                "card": card,
+                "label": pretty(card),
+                "red": is_red(card),
+                "owner": takers[card].pop(0) if takers.get(card) else None,
+            }
+            for field, card in owner_fields(decks)
+        ]
         exposed = Counter(entry.get("exposed") or [])
-        boxes = [{"value": card if decks == 1 else f"{card}-{copy}", "label": pretty(card),
-                  "red": is_red(card), "checked": exposed[card] >= copy}
-                 for card in EXPOSABLE for copy in range(1, decks + 1)]
-        return {"cards": cards, "exposable": boxes,
-                "unassigned": [c["label"] for c in cards if c["owner"] is None]}
+        boxes = [
+            {
+                "value": card if decks == 1 else f"{card}-{copy}",
+                "label": pretty(card),
+                "red": is_red(card),
+                "checked": exposed[card] >= copy,
+            }
+            for card in EXPOSABLE
+            for copy in range(1, decks + 1)
+        ]
+        return {
+            "cards": cards,
+            "exposable": boxes,
+            "unassigned": [c["label"] for c in cards if c["owner"] is None],
+        }
 
     def breakdown(self, table, index):
         hand, scored, options = table.hands[index], table.rounds[index], table.options
         lines = []
         if hand.exposed:
-            lines.append(Phrase(_("Exposed: %(cards)s"),
-                                cards=" ".join(pretty(c) for c in hand.exposed.elements())))
+            lines.append(
+                Phrase(
+                    _("Exposed: %(cards)s"),
+                    cards=" ".join(pretty(c) for c in hand.exposed.elements()),
+                )
+            )
         if hand.auto:
-            lines.append(Phrase(_("%(card)s counts as exposed: the other three were."),
-                                card=pretty(hand.auto)))
+            lines.append(
+                Phrase(
+                    _("%(card)s counts as exposed: the other three were."), card=pretty(hand.auto)
+                )
+            )
         all_shares = shares(scored["raw"], options["mode"])
         for s, cards in enumerate(hand.captured):
-            lines.append(Line(_("%(name)s %(score)s; %(share)s"), name=table.players[s],
-                              score=self.hand_score(cards, hand, options, scored["raw"][s]),
-                              share=self.share_phrase(table, s, all_shares[s],
-                                                      scored["points"][s], scored["raw"])))
+            lines.append(
+                Line(
+                    _("%(name)s %(score)s; %(share)s"),
+                    name=table.players[s],
+                    score=self.hand_score(cards, hand, options, scored["raw"][s]),
+                    share=self.share_phrase(
+                        table, s, all_shares[s], scored["points"][s], scored["raw"]
+                    ),
+                )
+            )
         return lines
 
     @staticmethod
@@ -330,21 +445,30 @@ class Gongzhu(Game):
         """What a player took and how it makes the raw score."""
         if not cards:
             return Phrase(_("took no scoring card: raw 0"))
-        return Line(_("took %(cards)s: %(items)s → raw %(raw)s"),
-                    cards=" ".join(pretty(c) for c in cards),
-                    items=[item_phrase(item, hand) for item in items(cards, hand, options)],
-                    raw=raw)
+        return Line(
+            _("took %(cards)s: %(items)s → raw %(raw)s"),
+            cards=" ".join(pretty(c) for c in cards),
+            items=[item_phrase(item, hand) for item in items(cards, hand, options)],
+            raw=raw,
+        )
 
     @staticmethod
     def share_phrase(table, s, share, points, raws):
         """How a raw score becomes points: the zero-sum share (or team half) × multiplier."""
         options = table.options
-        params = {"share": shown_share(share, options["rounding"]), "points": points,
-                  "multiplier": options["multiplier"]}
+        params = {
+            "share": shown_share(share, options["rounding"]),
+            "points": points,
+            "multiplier": options["multiplier"],
+        }
         if options["mode"] == "pairs":
             team, other = raws[s % 2] + raws[s % 2 + 2], raws[1 - s % 2] + raws[3 - s % 2]
-            return Phrase(_("team raw %(team)s against %(other)s: %(share)s ×%(multiplier)s "
-                            "= %(points)s"), team=team, other=other, **params)
+            return Phrase(
+                _("team raw %(team)s against %(other)s: %(share)s ×%(multiplier)s = %(points)s"),
+                team=team,
+                other=other,
+                **params,
+            )
         return Phrase(_("zero-sum %(share)s ×%(multiplier)s = %(points)s"), **params)
 
     def status(self, table):
@@ -356,12 +480,25 @@ class Gongzhu(Game):
         if options["end"] == "floor" and table.rounds:
             low = min(table.raw_totals)
             names = [p for p, r in zip(table.players, table.raw_totals) if r == low]
-            lines.append(Phrase(_("The match ends when a raw total reaches -%(floor)s; "
-                                  "lowest now %(raw)s (%(names)s)."),
-                                floor=options["floor"], raw=low, names=names))
+            lines.append(
+                Phrase(
+                    _(
+                        "The match ends when a raw total reaches -%(floor)s; "
+                        "lowest now %(raw)s (%(names)s)."
+                    ),
+                    floor=options["floor"],
+                    raw=low,
+                    names=names,
+                )
+            )
         elif options["end"] == "hands":
-            lines.append(Phrase(_("Hand %(number)s of %(hands)s is next."),
-                                number=len(table.rounds) + 1, hands=options["hands"]))
+            lines.append(
+                Phrase(
+                    _("Hand %(number)s of %(hands)s is next."),
+                    number=len(table.rounds) + 1,
+                    hands=options["hands"],
+                )
+            )
         return lines
 
     @staticmethod
@@ -369,12 +506,19 @@ class Gongzhu(Game):
         """First hand: the holder of 2♣; later: whoever took the pig in the last hand."""
         if not table.hands:
             return Phrase(_("The holder of 2♣ leads the first hand."))
-        takers = [table.players[s] for s, cards in enumerate(table.hands[-1].captured)
-                  if "QS" in cards]
+        takers = [
+            table.players[s] for s, cards in enumerate(table.hands[-1].captured) if "QS" in cards
+        ]
         if len(takers) == 1:
             return Phrase(_("%(name)s took the pig and leads the next hand."), name=takers[0])
-        return Phrase(_("%(first)s and %(second)s each took a pig: one of them leads the next "
-                        "hand, as the table agrees."), first=takers[0], second=takers[1])
+        return Phrase(
+            _(
+                "%(first)s and %(second)s each took a pig: one of them leads the next "
+                "hand, as the table agrees."
+            ),
+            first=takers[0],
+            second=takers[1],
+        )
 
 
 GAME = Gongzhu()

@@ -2,8 +2,21 @@
 
 import re
 
-from .base import Game, Option, Phrase, RulesError, Table, form_value, gettext_noop as _, per_seat, seat
-from .base import whole, whole_or_text
+from .base import (
+    Game,
+    Option,
+    Phrase,
+    RulesError,
+    Table,
+    form_value,
+    per_seat,
+    seat,
+    whole,
+    whole_or_text,
+)
+from .base import (
+    gettext_noop as _,
+)
 from .cards import RANKS, is_red, parse_card, pretty, rank_of
 
 CARD_VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
@@ -54,8 +67,9 @@ def hand_totals(table, hands):
         elif hand is None:
             raise RulesError(_("%(name)s's hand is missing"), name=name)
         elif isinstance(hand, dict):
-            raise RulesError(_("%(name)s has a total and picked cards: keep one of them"),
-                             name=name)
+            raise RulesError(
+                _("%(name)s has a total and picked cards: keep one of them"), name=name
+            )
         else:
             totals.append(hand_total(hand, seen))
     return totals
@@ -72,24 +86,52 @@ class LeastScore(Game):
         "declarer scores the penalty plus the difference. Above the threshold you are out."
     )
     labels = {
-        "declarer": _("who declared"), "hands": _("hand"),
-        "threshold": _("threshold"), "eliminate_at": _("out at"), "over": _("over"),
-        "reach": _("reach"), "tie": _("tie"), "declarer_wins": _("declarer wins"),
-        "declarer_fails": _("declarer fails"), "penalty": _("penalty"), "end": _("end"),
-        "last_standing": _("last standing"), "first_out": _("first out"),
+        "declarer": _("who declared"),
+        "hands": _("hand"),
+        "threshold": _("threshold"),
+        "eliminate_at": _("out at"),
+        "over": _("over"),
+        "reach": _("reach"),
+        "tie": _("tie"),
+        "declarer_wins": _("declarer wins"),
+        "declarer_fails": _("declarer fails"),
+        "penalty": _("penalty"),
+        "end": _("end"),
+        "last_standing": _("last standing"),
+        "first_out": _("first out"),
         "halve_on": _("halve on"),
     }
     options = (
-        Option("threshold", 100, _("A player whose total passes this is out."), "whole",
-               low=1, high=1000),
-        Option("eliminate_at", "over", _("Out when strictly above the threshold, or on reaching it."),
-               choices=("over", "reach")),
-        Option("tie", "declarer_wins", _("When the declarer ties the lowest hand."),
-               choices=("declarer_wins", "declarer_fails")),
+        Option(
+            "threshold",
+            100,
+            _("A player whose total passes this is out."),
+            "whole",
+            low=1,
+            high=1000,
+        ),
+        Option(
+            "eliminate_at",
+            "over",
+            _("Out when strictly above the threshold, or on reaching it."),
+            choices=("over", "reach"),
+        ),
+        Option(
+            "tie",
+            "declarer_wins",
+            _("When the declarer ties the lowest hand."),
+            choices=("declarer_wins", "declarer_fails"),
+        ),
         Option("penalty", 20, _("Added to a failed declarer's score."), "whole", low=0, high=1000),
-        Option("end", "last_standing", _("Play until one player is left, or stop at the first out."),
-               choices=("last_standing", "first_out")),
-        Option("halve_on", [], _("Totals landing exactly here are halved (even numbers)."), "evens"),
+        Option(
+            "end",
+            "last_standing",
+            _("Play until one player is left, or stop at the first out."),
+            choices=("last_standing", "first_out"),
+        ),
+        Option(
+            "halve_on", [], _("Totals landing exactly here are halved (even numbers)."), "evens"
+        ),
     )
 
     def new_table(self, players, options):
@@ -115,8 +157,9 @@ class LeastScore(Game):
         stands = mine < lowest or (mine == lowest and options["tie"] == "declarer_wins")
         if stands:
             return [0 if t is None or s == declarer else t - mine for s, t in enumerate(totals)]
-        return [options["penalty"] + mine - lowest if s == declarer else 0
-                for s in range(len(totals))]
+        return [
+            options["penalty"] + mine - lowest if s == declarer else 0 for s in range(len(totals))
+        ]
 
     def eliminate(self, table):
         for s in table.still_in():
@@ -162,21 +205,39 @@ class LeastScore(Game):
         pickers = []
         for me, (picked, typed) in enumerate(split):
             others = set().union(*(p for s, (p, _t) in enumerate(split) if s != me))
-            cards = [{"card": card, "label": pretty(card), "red": is_red(card),
-                      "value": card_value(card), "checked": card in picked,
-                      "elsewhere": card in others} for card in PICKER_DECK]
+            cards = [
+                {
+                    "card": card,
+                    "label": pretty(card),
+                    "red": is_red(card),
+                    "value": card_value(card),
+                    "checked": card in picked,
+                    "elsewhere": card in others,
+                }
+                for card in PICKER_DECK
+            ]
             chosen = [c for c in cards if c["checked"]]
-            pickers.append({"cards": cards, "typed": typed, "shown": [c["label"] for c in chosen],
-                            "total": sum(c["value"] for c in chosen)})
+            pickers.append(
+                {
+                    "cards": cards,
+                    "typed": typed,
+                    "shown": [c["label"] for c in chosen],
+                    "total": sum(c["value"] for c in chosen),
+                }
+            )
         return {"pickers": pickers}
 
     def status(self, table):
         """How far each player still in is from the threshold."""
         threshold = table.options["threshold"]
         return [
-            Phrase(_("%(name)s has %(total)s points, %(left)s below the threshold of "
-                     "%(threshold)s"), name=table.players[s], total=table.totals[s],
-                   left=threshold - table.totals[s], threshold=threshold)
+            Phrase(
+                _("%(name)s has %(total)s points, %(left)s below the threshold of %(threshold)s"),
+                name=table.players[s],
+                total=table.totals[s],
+                left=threshold - table.totals[s],
+                threshold=threshold,
+            )
             for s in table.still_in()
         ] + [Phrase(_("%(name)s is out"), name=table.players[s]) for s in sorted(table.out)]
 
@@ -185,14 +246,28 @@ class LeastScore(Game):
         scored = table.rounds[index]["scored"]
         points = table.rounds[index]["points"]
         declarer = table.entries[index]["declarer"]
-        verdict = _("the declaration stands") if scored[declarer] == 0 else _("the declaration fails")
-        lines = [Phrase(_("%(name)s declared: %(verdict)s"), name=table.players[declarer],
-                        verdict=verdict)]
-        lines += [Phrase(_("%(name)s %(points)+d"), name=table.players[s], points=p)
-                 for s, p in enumerate(scored) if p]
-        lines += [Phrase(_("%(name)s landed on a halving total: %(points)+d in all"),
-                         name=table.players[s], points=points[s])
-                  for s in range(table.n) if points[s] != scored[s]]
+        verdict = (
+            _("the declaration stands") if scored[declarer] == 0 else _("the declaration fails")
+        )
+        lines = [
+            Phrase(
+                _("%(name)s declared: %(verdict)s"), name=table.players[declarer], verdict=verdict
+            )
+        ]
+        lines += [
+            Phrase(_("%(name)s %(points)+d"), name=table.players[s], points=p)
+            for s, p in enumerate(scored)
+            if p
+        ]
+        lines += [
+            Phrase(
+                _("%(name)s landed on a halving total: %(points)+d in all"),
+                name=table.players[s],
+                points=points[s],
+            )
+            for s in range(table.n)
+            if points[s] != scored[s]
+        ]
         return lines
 
 

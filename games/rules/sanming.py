@@ -1,7 +1,18 @@
-"""Sanming run-fast (三明跑得快, "beat the kid"): cards left cost points; the kids pay at the end."""
+"""Sanming run-fast (三明跑得快, "beat the kid"): cards left cost points; kids pay at the end."""
 
-from .base import Game, Option, Phrase, RulesError, Table, form_value, gettext_noop as _
-from .base import per_seat, seat, whole, whole_or_text
+from .base import (
+    Game,
+    Option,
+    Phrase,
+    RulesError,
+    Table,
+    form_value,
+    per_seat,
+    seat,
+    whole,
+    whole_or_text,
+)
+from .base import gettext_noop as _
 from .settle import settlement
 
 PLAYERS = 3
@@ -14,17 +25,31 @@ LOSER_LINES = {
     ("one", True): _("%(name)s: 1 card = 1, bombed %(times)s ×%(factor)d = %(points)d"),
     ("few", False): _("%(name)s: %(cards)d cards = %(points)d"),
     ("few", True): _(
-        "%(name)s: %(cards)d cards = %(base)d, bombed %(times)s ×%(factor)d = %(points)d"),
+        "%(name)s: %(cards)d cards = %(base)d, bombed %(times)s ×%(factor)d = %(points)d"
+    ),
     ("many", False): _("%(name)s: %(cards)d cards ×2 = %(points)d"),
     ("many", True): _(
-        "%(name)s: %(cards)d cards ×2 = %(base)d, bombed %(times)s ×%(factor)d = %(points)d"),
+        "%(name)s: %(cards)d cards ×2 = %(base)d, bombed %(times)s ×%(factor)d = %(points)d"
+    ),
     ("all", False): _("%(name)s: 17 cards, never played = 68"),
     ("all", True): _(
-        "%(name)s: 17 cards, never played = 68, bombed %(times)s ×%(factor)d = %(points)d"),
+        "%(name)s: 17 cards, never played = 68, bombed %(times)s ×%(factor)d = %(points)d"
+    ),
 }
 TIMES = (
-    _("once"), _("twice"), _("3 times"), _("4 times"), _("5 times"), _("6 times"), _("7 times"),
-    _("8 times"), _("9 times"), _("10 times"), _("11 times"), _("12 times"), _("13 times"),
+    _("once"),
+    _("twice"),
+    _("3 times"),
+    _("4 times"),
+    _("5 times"),
+    _("6 times"),
+    _("7 times"),
+    _("8 times"),
+    _("9 times"),
+    _("10 times"),
+    _("11 times"),
+    _("12 times"),
+    _("13 times"),
 )
 
 
@@ -43,8 +68,8 @@ def card_points(cards):
 
 
 def loser_points(cards, bombs):
-    """A loser's points: the cards-left points doubled for every bomb (the entry form's live sum)."""
-    return card_points(cards) * 2 ** bombs
+    """A loser's points: the cards-left points doubled for every bomb (the form's live sum)."""
+    return card_points(cards) * 2**bombs
 
 
 class SanmingTable(Table):
@@ -66,21 +91,47 @@ class Sanming(Game):
         "When a total reaches the target, anyone below the kid line goes to 0 and the others "
         "double; each player then wins or pays the differences to the other two."
     )
-    labels = {"target": _("target"), "kid_below": _("kid below"), "bean_rate": _("bean rate"),
-              "winner": _("who went out"), "cards_left": _("cards left"), "bombed": _("bombs")}
+    labels = {
+        "target": _("target"),
+        "kid_below": _("kid below"),
+        "bean_rate": _("bean rate"),
+        "winner": _("who went out"),
+        "cards_left": _("cards left"),
+        "bombed": _("bombs"),
+    }
     options = (
-        Option("target", 100, _("The match ends when a player's total reaches this."), "whole",
-               low=1, high=100000),
-        Option("kid_below", 5, _("At the end, a total below this is a kid (0, the others double)."),
-               "whole", low=0, high=100000),
-        Option("bean_rate", 1, _("Beans (or money) paid per point of the settlement."), "number",
-               low=0, high=1_000_000),
+        Option(
+            "target",
+            100,
+            _("The match ends when a player's total reaches this."),
+            "whole",
+            low=1,
+            high=100000,
+        ),
+        Option(
+            "kid_below",
+            5,
+            _("At the end, a total below this is a kid (0, the others double)."),
+            "whole",
+            low=0,
+            high=100000,
+        ),
+        Option(
+            "bean_rate",
+            1,
+            _("Beans (or money) paid per point of the settlement."),
+            "number",
+            low=0,
+            high=1_000_000,
+        ),
     )
 
     def check_options(self, options, n):
         if options["kid_below"] >= options["target"]:
-            raise RulesError(_("option 'kid_below' must be below the target (%(target)s)"),
-                             target=options["target"])
+            raise RulesError(
+                _("option 'kid_below' must be below the target (%(target)s)"),
+                target=options["target"],
+            )
 
     def new_table(self, players, options):
         return SanmingTable(players, options)
@@ -98,14 +149,21 @@ class Sanming(Game):
                 name = table.players[s]
                 if cards[s] is None:
                     raise RulesError(_("Tap how many cards %(name)s has left."), name=name)
-                hand["cards_left"][s] = whole(cards[s], 1, MOST_CARDS, Phrase(
-                    _("%(name)s's cards left"), name=name))
-                hand["bombed"][s] = whole(bombed[s], 0, MOST_BOMBS, Phrase(
-                    _("%(name)s's bombs"), name=name))
+                hand["cards_left"][s] = whole(
+                    cards[s], 1, MOST_CARDS, Phrase(_("%(name)s's cards left"), name=name)
+                )
+                hand["bombed"][s] = whole(
+                    bombed[s], 0, MOST_BOMBS, Phrase(_("%(name)s's bombs"), name=name)
+                )
         table.hands.append(hand)
         losses = zip(hand["cards_left"], hand["bombed"])
-        table.add({"points": [0 if s == winner else loser_points(c, b)
-                              for s, (c, b) in enumerate(losses)]})
+        table.add(
+            {
+                "points": [
+                    0 if s == winner else loser_points(c, b) for s, (c, b) in enumerate(losses)
+                ]
+            }
+        )
 
     def is_over(self, table):
         return max(table.totals) >= table.options["target"]
@@ -132,8 +190,9 @@ class Sanming(Game):
 
     def settle(self, table):
         adjusted = self.adjusted(table)
-        return settlement(table.players, self.results(adjusted), table.options["bean_rate"],
-                          adjusted=adjusted)
+        return settlement(
+            table.players, self.results(adjusted), table.options["bean_rate"], adjusted=adjusted
+        )
 
     def entry_from_form(self, form, table):
         """Fields: winner (a seat); cards_left-N, cards left per seat; bombed-N, times bombed per
@@ -153,11 +212,17 @@ class Sanming(Game):
         lines = [Phrase(_("%(name)s went out first: 0"), name=table.players[winner])]
         for s, (cards, bombs) in enumerate(zip(hand["cards_left"], hand["bombed"])):
             if s != winner:
-                lines.append(Phrase(
-                    LOSER_LINES[band(cards), bombs > 0], name=table.players[s], cards=cards,
-                    base=card_points(cards), times=TIMES[bombs - 1] if bombs else None,
-                    factor=2 ** bombs, points=points[s],
-                ))
+                lines.append(
+                    Phrase(
+                        LOSER_LINES[band(cards), bombs > 0],
+                        name=table.players[s],
+                        cards=cards,
+                        base=card_points(cards),
+                        times=TIMES[bombs - 1] if bombs else None,
+                        factor=2**bombs,
+                        points=points[s],
+                    )
+                )
         return lines
 
     def status(self, table):
@@ -165,37 +230,69 @@ class Sanming(Game):
             return self.final_status(table)
         target = table.options["target"]
         if not table.hands:
-            return [Phrase(_("The holder of 3♠ leads the first hand.")),
-                    Phrase(_("The match ends when a total reaches %(target)d."), target=target)]
+            return [
+                Phrase(_("The holder of 3♠ leads the first hand.")),
+                Phrase(_("The match ends when a total reaches %(target)d."), target=target),
+            ]
         top = max(table.totals)
         leaders = ", ".join(p for p, t in zip(table.players, table.totals) if t == top)
         return [
-            Phrase(_("%(name)s won the last hand and leads the next."),
-                   name=table.players[table.hands[-1]["winner"]]),
-            Phrase(_("Highest total %(total)d (%(names)s): %(short)d short of %(target)d."),
-                   total=top, names=leaders, short=target - top, target=target),
+            Phrase(
+                _("%(name)s won the last hand and leads the next."),
+                name=table.players[table.hands[-1]["winner"]],
+            ),
+            Phrase(
+                _("Highest total %(total)d (%(names)s): %(short)d short of %(target)d."),
+                total=top,
+                names=leaders,
+                short=target - top,
+                target=target,
+            ),
         ]
 
     def final_status(self, table):
         """The end: the kid rule's effect on each total and the payments that settle it."""
         kid_below, kids = table.options["kid_below"], self.kids(table)
         settled = self.settle(table)
-        lines = [Phrase(_("A total reached %(target)d: the match is over."),
-                        target=table.options["target"])]
+        lines = [
+            Phrase(
+                _("A total reached %(target)d: the match is over."), target=table.options["target"]
+            )
+        ]
         if not any(kids):
-            lines.append(Phrase(_("Nobody is below %(kid_below)d, so there is no kid."),
-                                kid_below=kid_below))
-        for name, kid, total, adjusted in zip(table.players, kids, table.totals,
-                                              settled["adjusted"]):
+            lines.append(
+                Phrase(_("Nobody is below %(kid_below)d, so there is no kid."), kid_below=kid_below)
+            )
+        for name, kid, total, adjusted in zip(
+            table.players, kids, table.totals, settled["adjusted"]
+        ):
             if kid:
-                lines.append(Phrase(_("%(name)s is a kid (%(total)d is below %(kid_below)d): 0."),
-                                    name=name, total=total, kid_below=kid_below))
+                lines.append(
+                    Phrase(
+                        _("%(name)s is a kid (%(total)d is below %(kid_below)d): 0."),
+                        name=name,
+                        total=total,
+                        kid_below=kid_below,
+                    )
+                )
             elif any(kids):
-                lines.append(Phrase(_("%(name)s doubles: %(total)d becomes %(adjusted)d."),
-                                    name=name, total=total, adjusted=adjusted))
-        lines += [Phrase(_("%(payer)s pays %(payee)s %(amount)s beans."),
-                         payer=t["from"], payee=t["to"], amount=t["amount"])
-                  for t in settled["transfers"]]
+                lines.append(
+                    Phrase(
+                        _("%(name)s doubles: %(total)d becomes %(adjusted)d."),
+                        name=name,
+                        total=total,
+                        adjusted=adjusted,
+                    )
+                )
+        lines += [
+            Phrase(
+                _("%(payer)s pays %(payee)s %(amount)s beans."),
+                payer=t["from"],
+                payee=t["to"],
+                amount=t["amount"],
+            )
+            for t in settled["transfers"]
+        ]
         return lines
 
 

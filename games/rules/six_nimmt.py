@@ -3,9 +3,22 @@
 import re
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 
-from .base import CENT, MAX_ROUNDS, Game, Option, Phrase, RulesError, Table, decimal, form_value
+from .base import (
+    CENT,
+    MAX_ROUNDS,
+    Game,
+    Option,
+    Phrase,
+    RulesError,
+    Table,
+    decimal,
+    form_value,
+    per_seat,
+    plain,
+    whole,
+    whole_or_text,
+)
 from .base import gettext_noop as _
-from .base import per_seat, plain, whole, whole_or_text
 
 MODES = ("cards", "bullheads")
 
@@ -58,7 +71,7 @@ def fewest_taken(n):
 
 def most_bullheads(n, high):
     """The most bullheads the 10n highest-scoring cards in 1..high carry."""
-    return sum(sorted((bullheads_of(c) for c in range(1, high + 1)), reverse=True)[:10 * n])
+    return sum(sorted((bullheads_of(c) for c in range(1, high + 1)), reverse=True)[: 10 * n])
 
 
 def cards_taken(taken, table, high):
@@ -75,8 +88,12 @@ def cards_taken(taken, table, high):
             seen.add(card)
     low, most = fewest_taken(table.n), 10 * table.n
     if not low <= len(seen) <= most:
-        raise RulesError(_("a hand's players take %(low)s to %(high)s cards in all, not %(count)s"),
-                         low=low, high=most, count=len(seen))
+        raise RulesError(
+            _("a hand's players take %(low)s to %(high)s cards in all, not %(count)s"),
+            low=low,
+            high=most,
+            count=len(seen),
+        )
     return taken
 
 
@@ -89,7 +106,9 @@ def bullhead_counts(counts, table, high):
     if not low <= sum(counts) <= most:
         raise RulesError(
             _("a hand's bullheads add up to %(low)s to %(high)s in all, not %(total)s"),
-            low=low, high=most, total=sum(counts),
+            low=low,
+            high=most,
+            total=sum(counts),
         )
     return counts
 
@@ -122,29 +141,77 @@ class SixNimmt(Game):
         "is better: play until someone reaches 66, or score each hand as a game of its own."
     )
     labels = {
-        "taken": _("cards taken"), "bullheads": _("bullheads"),
-        "deck": _("deck"), "seed": _("by players"), "full": _("full"), "tactics": _("tactics"),
-        "end": _("end"), "66": _("at the limit"), "hand": _("every hand"), "limit": _("limit"),
-        "share_rounding": _("share rounding"), "up": _("up"), "exact": _("exact"),
-        "loser_rank": _("loser rank"), "competition": _("competition"), "dense": _("dense"),
+        "taken": _("cards taken"),
+        "bullheads": _("bullheads"),
+        "deck": _("deck"),
+        "seed": _("by players"),
+        "full": _("full"),
+        "tactics": _("tactics"),
+        "end": _("end"),
+        "66": _("at the limit"),
+        "hand": _("every hand"),
+        "limit": _("limit"),
+        "share_rounding": _("share rounding"),
+        "up": _("up"),
+        "exact": _("exact"),
+        "loser_rank": _("loser rank"),
+        "competition": _("competition"),
+        "dense": _("dense"),
         "hands": _("hands"),
     }
     options = (
-        Option("deck", "seed", _("Cards in play: by player count (1-64, 1-84, 1-104), always "
-                                 "1-104, or 10 per player plus 4."),
-               choices=("seed", "full", "tactics")),
-        Option("end", "66", _("Play until someone reaches the limit, or make each hand a game "
-                              "scored in ranking points."), choices=("66", "hand")),
-        Option("limit", 66, _("The match ends after the hand in which a total reaches this."),
-               "whole", low=1, high=1000),
-        Option("share_rounding", "up", _("Winners sharing the pool: round each share up, or keep "
-                                         "two decimals."), choices=("up", "exact")),
-        Option("loser_rank", "competition", _("Losers level on bullheads lose the same; the next "
-                                              "skips a place (competition) or not (dense)."),
-               choices=("competition", "dense")),
-        Option("hands", None, _("With one game per hand: how many hands to play (empty: until "
-                                "the table closes the match)."),
-               "whole_or_null", low=1, high=MAX_ROUNDS),
+        Option(
+            "deck",
+            "seed",
+            _(
+                "Cards in play: by player count (1-64, 1-84, 1-104), always "
+                "1-104, or 10 per player plus 4."
+            ),
+            choices=("seed", "full", "tactics"),
+        ),
+        Option(
+            "end",
+            "66",
+            _(
+                "Play until someone reaches the limit, or make each hand a game "
+                "scored in ranking points."
+            ),
+            choices=("66", "hand"),
+        ),
+        Option(
+            "limit",
+            66,
+            _("The match ends after the hand in which a total reaches this."),
+            "whole",
+            low=1,
+            high=1000,
+        ),
+        Option(
+            "share_rounding",
+            "up",
+            _("Winners sharing the pool: round each share up, or keep two decimals."),
+            choices=("up", "exact"),
+        ),
+        Option(
+            "loser_rank",
+            "competition",
+            _(
+                "Losers level on bullheads lose the same; the next "
+                "skips a place (competition) or not (dense)."
+            ),
+            choices=("competition", "dense"),
+        ),
+        Option(
+            "hands",
+            None,
+            _(
+                "With one game per hand: how many hands to play (empty: until "
+                "the table closes the match)."
+            ),
+            "whole_or_null",
+            low=1,
+            high=MAX_ROUNDS,
+        ),
     )
 
     def new_table(self, players, options):
@@ -198,16 +265,23 @@ class SixNimmt(Game):
         spaces or commas. bullheads-N: the bullheads seat N took, typed. mode says which of the
         two is used; without it, the cards when any taken-N holds a number, else the bullheads.
         """
-        taken = [[whole_or_text(text) for value in form.get(f"taken-{s}") or []
-                  for text in re.split(r"[\s,]+", value.strip()) if text]
-                 for s in range(table.n)]
+        taken = [
+            [
+                whole_or_text(text)
+                for value in form.get(f"taken-{s}") or []
+                for text in re.split(r"[\s,]+", value.strip())
+                if text
+            ]
+            for s in range(table.n)
+        ]
         mode = form_value(form, "mode")
         if mode not in MODES:
             mode = "cards" if any(taken) else "bullheads"
         if mode == "cards":
             return {"taken": taken}
-        return {"bullheads": [whole_or_text(form_value(form, f"bullheads-{s}"))
-                              for s in range(table.n)]}
+        return {
+            "bullheads": [whole_or_text(form_value(form, f"bullheads-{s}")) for s in range(table.n)]
+        }
 
     def entry_context(self, table, entry=None):
         """One number pad per player for the entry form, refilled from entry: every card in play
@@ -221,12 +295,22 @@ class SixNimmt(Game):
         pads = []
         for seat, name in enumerate(table.players):
             others = set().union(*(t for s, t in enumerate(ticked) if s != seat))
-            pads.append({
-                "seat": seat, "name": name, "bullheads": bullheads_in(ticked[seat]),
-                "cards": [{"number": card, "bullheads": bullheads_of(card),
-                           "checked": card in ticked[seat], "elsewhere": card in others}
-                          for card in in_play],
-            })
+            pads.append(
+                {
+                    "seat": seat,
+                    "name": name,
+                    "bullheads": bullheads_in(ticked[seat]),
+                    "cards": [
+                        {
+                            "number": card,
+                            "bullheads": bullheads_of(card),
+                            "checked": card in ticked[seat],
+                            "elsewhere": card in others,
+                        }
+                        for card in in_play
+                    ],
+                }
+            )
         return {"pads": pads}
 
     def breakdown(self, table, index):
@@ -236,40 +320,70 @@ class SixNimmt(Game):
         for s, name in enumerate(table.players):
             count = scored["bullheads"][s]
             if taken is None:
-                phrases.append(Phrase(_("%(name)s's bullheads this hand: %(count)s"),
-                                      name=name, count=count))
+                phrases.append(
+                    Phrase(_("%(name)s's bullheads this hand: %(count)s"), name=name, count=count)
+                )
             else:
                 cards = ", ".join(str(card) for card in sorted(taken[s])) or "-"
-                phrases.append(Phrase(_("%(name)s's bullheads this hand: %(count)s (cards "
-                                        "%(cards)s)"), name=name, count=count, cards=cards))
+                phrases.append(
+                    Phrase(
+                        _("%(name)s's bullheads this hand: %(count)s (cards %(cards)s)"),
+                        name=name,
+                        count=count,
+                        cards=cards,
+                    )
+                )
         if table.options["end"] == "hand":
-            phrases += [Phrase(_("%(name)s's ranking points: %(points)+d") if points else
-                               _("%(name)s's ranking points: 0"), name=name, points=points)
-                        for name, points in zip(table.players, scored["points"])]
+            phrases += [
+                Phrase(
+                    _("%(name)s's ranking points: %(points)+d")
+                    if points
+                    else _("%(name)s's ranking points: 0"),
+                    name=name,
+                    points=points,
+                )
+                for name, points in zip(table.players, scored["points"])
+            ]
         return phrases
 
     def status(self, table):
         """The cards in play, then how far each player is from the limit, or which hand is next."""
         options = table.options
-        phrases = [Phrase(_("cards 1 to %(high)s are in play"),
-                          high=highest_card(options, table.n))]
+        phrases = [
+            Phrase(_("cards 1 to %(high)s are in play"), high=highest_card(options, table.n))
+        ]
         if options["end"] == "hand":
             number = len(table.rounds) + 1
             if options["hands"] is None:
-                phrases.append(Phrase(_("hand %(number)s next; close the match to stop"),
-                                      number=number))
+                phrases.append(
+                    Phrase(_("hand %(number)s next; close the match to stop"), number=number)
+                )
             elif number <= options["hands"]:
-                phrases.append(Phrase(_("hand %(number)s of %(hands)s next"), number=number,
-                                      hands=options["hands"]))
+                phrases.append(
+                    Phrase(
+                        _("hand %(number)s of %(hands)s next"),
+                        number=number,
+                        hands=options["hands"],
+                    )
+                )
             return phrases
         limit = options["limit"]
         for name, total in zip(table.players, table.totals):
             if total >= limit:
                 phrases.append(Phrase(_("%(name)s has reached %(limit)s"), name=name, limit=limit))
             else:
-                phrases.append(Phrase(_("%(name)s has %(total)s bullheads, %(left)s below the "
-                                        "limit of %(limit)s"), name=name, total=total,
-                                      left=limit - total, limit=limit))
+                phrases.append(
+                    Phrase(
+                        _(
+                            "%(name)s has %(total)s bullheads, %(left)s below the "
+                            "limit of %(limit)s"
+                        ),
+                        name=name,
+                        total=total,
+                        left=limit - total,
+                        limit=limit,
+                    )
+                )
         return phrases
 
 

@@ -2,8 +2,19 @@
 
 from dataclasses import dataclass
 
-from .base import Game, Option, Phrase, RulesError, Table, form_value, gettext_noop as _, is_whole
-from .base import seat, whole, whole_or_text
+from .base import (
+    Game,
+    Option,
+    Phrase,
+    RulesError,
+    Table,
+    form_value,
+    is_whole,
+    seat,
+    whole,
+    whole_or_text,
+)
+from .base import gettext_noop as _
 
 # The four points of a hand: the entry's field and the name players know it by.
 POINTS = (("high", _("High")), ("low", _("Low")), ("jack", _("Jack")), ("game", _("Game")))
@@ -82,11 +93,15 @@ def read_card_points(entry, game):
     card_points = entry.get("game_points")
     if card_points is None:
         return game, None
-    if not (isinstance(card_points, list) and len(card_points) == 2
-            and all(is_whole(p) and p >= 0 for p in card_points)
-            and sum(card_points) <= CARD_POINTS):
+    if not (
+        isinstance(card_points, list)
+        and len(card_points) == 2
+        and all(is_whole(p) and p >= 0 for p in card_points)
+        and sum(card_points) <= CARD_POINTS
+    ):
         raise RulesError(
-            _("the card points must be two whole numbers, 0 or more, adding up to at most 80"))
+            _("the card points must be two whole numbers, 0 or more, adding up to at most 80")
+        )
     zero, one = card_points
     by_points = None if zero == one else int(one > zero)
     if game is not None and game != by_points:
@@ -100,8 +115,9 @@ def read_hand(table, entry):
     if entry.get("bid") is None:
         raise RulesError(_("Tap the bid."))
     bid = whole(entry.get("bid"), BIDS[0], BIDS[-1], _("the bid"))
-    high, low, jack, game = (read_team(entry, key, point, optional=key in NOBODY_ALLOWED)
-                             for key, point in POINTS)
+    high, low, jack, game = (
+        read_team(entry, key, point, optional=key in NOBODY_ALLOWED) for key, point in POINTS
+    )
     game, card_points = read_card_points(entry, game)
     return Hand(bidder, bid, (high, low, jack, game), card_points)
 
@@ -132,8 +148,15 @@ def winning_team(options, hand, totals):
 
 class Smear(Game):
     slug = "smear"
-    entry_fields = {"bidder": "seat", "bid": "number", "high": "team", "low": "team",
-                    "jack": "team", "game": "team", "game_points": "per_team"}
+    entry_fields = {
+        "bidder": "seat",
+        "bid": "number",
+        "high": "team",
+        "low": "team",
+        "jack": "team",
+        "game": "team",
+        "game_points": "per_team",
+    }
     name = _("Four Point Smear")
     min_players, max_players = 4, 4
     summary = _(
@@ -142,17 +165,36 @@ class Smear(Game):
         "bid; the other team scores every point it won. The first team to reach the target wins."
     )
     labels = {
-        "bidder": _("bidder"), "bid": _("bid"), "high": _("High"), "low": _("Low"),
-        "jack": _("Jack"), "game": _("Game"), "game_points": _("card points"),
-        "target": _("target"), "win": _("win"), "higher": _("higher"),
-        "bidder_out": _("bidder out"), "bid_only": _("bid only"), "undealt": _("undealt"),
+        "bidder": _("bidder"),
+        "bid": _("bid"),
+        "high": _("High"),
+        "low": _("Low"),
+        "jack": _("Jack"),
+        "game": _("Game"),
+        "game_points": _("card points"),
+        "target": _("target"),
+        "win": _("win"),
+        "higher": _("higher"),
+        "bidder_out": _("bidder out"),
+        "bid_only": _("bid only"),
+        "undealt": _("undealt"),
     }
     options = (
         Option("target", 15, _("The score a team must reach to win."), "whole", low=1, high=1000),
-        Option("win", "higher", _("Who wins when a hand takes a team to the target."),
-               choices=("higher", "bidder_out", "bid_only")),
-        Option("undealt", 0, _("How many undealt cards the bidder may take (then discards to six)."),
-               "whole", low=0, high=3),
+        Option(
+            "win",
+            "higher",
+            _("Who wins when a hand takes a team to the target."),
+            choices=("higher", "bidder_out", "bid_only"),
+        ),
+        Option(
+            "undealt",
+            0,
+            _("How many undealt cards the bidder may take (then discards to six)."),
+            "whole",
+            low=0,
+            high=3,
+        ),
     )
 
     def new_table(self, players, options):
@@ -180,10 +222,12 @@ class Smear(Game):
 
     def entry_from_form(self, form, table):
         """Fields: bidder (a seat 0-3), bid (2-4), high and low (team 0 or 1), jack and game
-        (team 0 or 1, 'nobody', nothing when untapped), and optional game_points-0 / game_points-1 (the card
-        points of team 0 / team 1; both blank to leave them out).
+        (team 0 or 1, 'nobody', nothing when untapped), and optional game_points-0 and
+        game_points-1 (the card points of team 0 and team 1; both blank to leave them out).
         """
-        entry = {key: whole_or_text(form_value(form, key)) for key in ("bidder", "bid", "high", "low")}
+        entry = {
+            key: whole_or_text(form_value(form, key)) for key in ("bidder", "bid", "high", "low")
+        }
         entry.update({key: tapped(form_value(form, key)) for key in ("jack", "game")})
         card_points = [form_value(form, f"game_points-{team}") for team in (0, 1)]
         if any(card_points):
@@ -195,12 +239,18 @@ class Smear(Game):
     def entry_context(self, table, entry=None):
         """The two teams (named on their buttons), the bids, the four points and the dealer."""
         return {
-            "teams": [{"team": team, "name": Phrase(_("%(first)s & %(second)s"),
-                                                    **team_names(table, team))}
-                      for team in (0, 1)],
+            "teams": [
+                {
+                    "team": team,
+                    "name": Phrase(_("%(first)s & %(second)s"), **team_names(table, team)),
+                }
+                for team in (0, 1)
+            ],
             "bids": BIDS,
-            "points": [{"key": key, "name": point, "nobody": key in NOBODY_ALLOWED}
-                       for key, point in POINTS],
+            "points": [
+                {"key": key, "name": point, "nobody": key in NOBODY_ALLOWED}
+                for key, point in POINTS
+            ],
             "dealer": dealer(table),
         }
 
@@ -217,39 +267,75 @@ class Smear(Game):
             text = _("%(first)s and %(second)s bid %(bid)d and won %(won)d: %(points)+d")
         else:
             text = _("%(first)s and %(second)s bid %(bid)d but won %(won)d: set back, %(points)d")
-        phrases = [Phrase(text, **team_names(table, side), bid=hand.bid, won=hand.won(side),
-                          points=scores[side])]
+        phrases = [
+            Phrase(
+                text,
+                **team_names(table, side),
+                bid=hand.bid,
+                won=hand.won(side),
+                points=scores[side],
+            )
+        ]
         if scores[other] < hand.won(other):
             text = _("%(first)s and %(second)s won %(won)d but stop at %(target)d: %(points)+d")
         else:
             text = _("%(first)s and %(second)s won %(won)d: %(points)+d")
-        phrases.append(Phrase(text, **team_names(table, other), won=hand.won(other),
-                              target=table.options["target"], points=scores[other]))
+        phrases.append(
+            Phrase(
+                text,
+                **team_names(table, other),
+                won=hand.won(other),
+                target=table.options["target"],
+                points=scores[other],
+            )
+        )
         for (_key, point), team in zip(POINTS, hand.winners):
             if team is None:
                 phrases.append(Phrase(_("%(point)s: nobody"), point=point))
             else:
-                phrases.append(Phrase(_("%(point)s: %(first)s and %(second)s"), point=point,
-                                      **team_names(table, team)))
+                phrases.append(
+                    Phrase(
+                        _("%(point)s: %(first)s and %(second)s"),
+                        point=point,
+                        **team_names(table, team),
+                    )
+                )
         if hand.card_points:
-            phrases.append(Phrase(_("card points: %(first)s and %(second)s %(ours)d, "
-                                    "%(third)s and %(fourth)s %(theirs)d"),
-                                  first=table.players[0], second=table.players[2],
-                                  third=table.players[1], fourth=table.players[3],
-                                  ours=hand.card_points[0], theirs=hand.card_points[1]))
+            phrases.append(
+                Phrase(
+                    _(
+                        "card points: %(first)s and %(second)s %(ours)d, "
+                        "%(third)s and %(fourth)s %(theirs)d"
+                    ),
+                    first=table.players[0],
+                    second=table.players[2],
+                    third=table.players[1],
+                    fourth=table.players[3],
+                    ours=hand.card_points[0],
+                    theirs=hand.card_points[1],
+                )
+            )
         return phrases
 
     def status(self, table):
         """Who deals next (seat 0 first, then to the left) and each team's total."""
         phrases = []
         if not self.is_over(table):
-            phrases.append(Phrase(
-                _("%(dealer)s deals next (if everyone passes, %(dealer)s deals again)"),
-                dealer=table.players[dealer(table)]))
+            phrases.append(
+                Phrase(
+                    _("%(dealer)s deals next (if everyone passes, %(dealer)s deals again)"),
+                    dealer=table.players[dealer(table)],
+                )
+            )
         for team, total in enumerate(team_totals(table)):
-            phrases.append(Phrase(_("%(first)s and %(second)s: %(total)d of %(target)d"),
-                                  **team_names(table, team), total=total,
-                                  target=table.options["target"]))
+            phrases.append(
+                Phrase(
+                    _("%(first)s and %(second)s: %(total)d of %(target)d"),
+                    **team_names(table, team),
+                    total=total,
+                    target=table.options["target"],
+                )
+            )
         return phrases
 
 

@@ -11,4 +11,3 @@ register = template.Library()
 def running_chart(game, table, result):
     """The chart of the match's running totals, with the game's reference lines."""
     return chart(result, game.chart_marks(table))
-

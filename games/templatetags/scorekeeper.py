@@ -63,7 +63,7 @@ def render(value, html=True):
         return escape(text) if html else text
     out, start = [], 0
     for found in PLACEHOLDER.finditer(text):
-        out.append(escape(text[start:found.start()]) if html else text[start:found.start()])
+        out.append(escape(text[start : found.start()]) if html else text[start : found.start()])
         start = found.end()
         if found.group(0) == "%%":
             out.append("%")
@@ -79,7 +79,11 @@ def param(value, spec, html):
         return render(value, html)
     if isinstance(value, list):
         items = [param(item, "%s", html) for item in value]
-        return separator().join(conditional_escape(i) for i in items) if html else separator().join(items)
+        return (
+            separator().join(conditional_escape(i) for i in items)
+            if html
+            else separator().join(items)
+        )
     if isinstance(value, Term):
         shown = spec % gettext(value)
         return escape(shown) if html else shown

@@ -17,13 +17,19 @@ def read_document(path):
             with open(path, encoding="utf-8") as source:
                 text = source.read()
     except (OSError, UnicodeDecodeError) as error:
-        raise RulesError(gettext_noop("cannot read %(path)s: %(why)s"), path=path,
-                         why=getattr(error, "strerror", None) or str(error)) from None
+        raise RulesError(
+            gettext_noop("cannot read %(path)s: %(why)s"),
+            path=path,
+            why=getattr(error, "strerror", None) or str(error),
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RulesError(gettext_noop("this is not JSON (line %(line)s, column %(column)s)"),
-                         line=error.lineno, column=error.colno) from None
+        raise RulesError(
+            gettext_noop("this is not JSON (line %(line)s, column %(column)s)"),
+            line=error.lineno,
+            column=error.colno,
+        ) from None
 
 
 class Command(BaseCommand):
