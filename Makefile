@@ -1,5 +1,5 @@
 # make run: install, migrate and serve on the LAN with gunicorn.  make test: install and test.
-# make lint: ruff.  make mutation: mutmut on games/rules/ with the fast rules tests.
+# make lint: ruff (make test runs it too).  make mutation: mutmut on games/rules/ with the fast rules tests.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
@@ -43,7 +43,7 @@ check-migrations: $(VENV)/.installed
 test-tools: $(VENV)/.installed-test
 	scripts/test-tools $(VENV)
 
-test: test-tools check-migrations messages offline-runtime
+test: test-tools check-migrations messages offline-runtime lint
 	$(VENV)/bin/pytest
 
 lint: $(VENV)/.installed-test
