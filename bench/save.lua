@@ -1,6 +1,7 @@
 -- wrk script for bench/run: each connection is a phone saving Gongzhu hands into its own match.
 -- The phones come from the file named in BENCH_PHONES: a line each, "path cookie token version".
 -- A save names the version its form was drawn from; each one that lands moves it on by one.
+-- BENCH_SAVE_EVERY (ms): each phone waits that long before each save (0: back to back).
 
 local phones, next_phone = {}, 0
 
@@ -37,4 +38,10 @@ function response(status, headers, body)
   if status == 200 then
     version = version + 1
   end
+end
+
+local every = tonumber(os.getenv("BENCH_SAVE_EVERY") or "0")
+
+function delay()
+  return every
 end
