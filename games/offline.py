@@ -24,7 +24,6 @@ from pathlib import Path
 
 import django
 from django.conf import settings
-from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET
@@ -223,11 +222,12 @@ def state(request, public_id):
     stored number and entry key of each round, and the keys of deleted rounds. A phone knows
     its own rounds by their keys (which only a score link ever sees)."""
     match = get_match(public_id)
-    for _attempt in range(5):  # a save landing between the reads: read again
-        with transaction.atomic():
-            version = Match.version_of("public_id", public_id)
-            match.refresh_from_db()
-            rounds = list(match.rounds.values_list("number", "entry", "entry_key", "deleted"))
+    # No transaction: on SQLite it would take the write lock and queue behind saves. A save
+    # landing between the reads moves the version: then read again.
+    for _attempt in range(5):
+        version = Match.version_of("public_id", public_id)
+        match.refresh_from_db()
+        rounds = list(match.rounds.values_list("number", "entry", "entry_key", "deleted"))
         if Match.version_of("public_id", public_id) == version == match.version:
             break
     live = [(number, entry, key) for number, entry, key, deleted in rounds if deleted is None]
