@@ -48,6 +48,7 @@ def app_files():
     patterns = [
         "games/__init__.py",
         "games/urls.py",
+        "games/board.py",
         "games/chart.py",
         "games/rules/*.py",
         "games/templatetags/*.py",

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import records, rules
+from games.board import drawn_board
 from games.changes import changes
 from games.forms import NewMatchForm
 from games.links import get_match, on_this_phone, remember
@@ -227,28 +228,10 @@ def compute_board(match):
 
 def prepared(match, numbers, game, table, closed):
     """What the screen draws of a table whose rounds are stored under numbers."""
-    result = rules.outcome(game, table, closed)
-    rows = [
-        {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
-        for k, (number, scored, running) in enumerate(
-            zip(numbers, result["rounds"], rules.running_totals(result["rounds"]))
-        )
-    ]
-    latest = len(table.rounds) - 1
+    drawn = drawn_board(numbers, game, table, closed)
     # Only a rematch, or a finished match (which may have one), can belong to a series.
-    in_series = match.rematch_of_id is not None or result["finished"]
-    return {
-        "series": records.series(match) if in_series else None,
-        "table": table,
-        "result": result,
-        "rows": rows,
-        "leaders": set(game.leaders(table)),
-        "status": game.status(table),
-        "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
-        "latest": latest + 1,
-        # A game may draw more of its result at the end (ranking points, the kid rule).
-        "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],
-    }
+    in_series = match.rematch_of_id is not None or drawn["result"]["finished"]
+    return {**drawn, "series": records.series(match) if in_series else None}
 
 
 def check(match, entries):

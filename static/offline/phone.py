@@ -105,29 +105,13 @@ def document(state, pending):
 def compute_board(state, pending):
     """games.views.compute_board, on a match document instead of stored rounds."""
     from games import rules
+    from games.board import drawn_board
 
     game, table, closed = rules.replay(document(state, pending))
-    result = rules.outcome(game, table, closed)
     numbers = list(state["numbers"])
     after = max(numbers, default=0)
     numbers += range(after + 1, after + 1 + len(pending))  # what the server will number them
-    rows = [
-        {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
-        for k, (number, scored, running) in enumerate(
-            zip(numbers, result["rounds"], rules.running_totals(result["rounds"]))
-        )
-    ]
-    latest = len(table.rounds) - 1
-    return {
-        "table": table,
-        "result": result,
-        "rows": rows,
-        "leaders": set(game.leaders(table)),
-        "status": game.status(table),
-        "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
-        "latest": latest + 1,
-        "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],
-    }, game
+    return drawn_board(numbers, game, table, closed), game
 
 
 def context(request, entry=None, error=None):
