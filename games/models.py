@@ -1,6 +1,8 @@
 """What the table entered, nothing derived: a match, its rounds as typed, and their history."""
 
 import secrets
+import threading
+from contextlib import contextmanager
 
 from django.db import connection, models, transaction
 from django.db.models import F, Max, Q
@@ -8,6 +10,22 @@ from django.db.models import F, Max, Q
 from games import rules
 
 MAX_ROUNDS = rules.MAX_ROUNDS
+
+
+# SQLite lets one writer in at a time and makes the others sleep and retry with growing sleeps;
+# the threads of one worker queue here instead, so a save waits its turn rather than a backoff.
+SQLITE_WRITER = threading.RLock()
+
+
+@contextmanager
+def writing():
+    """A transaction that changes the match; on SQLite, one per worker process at a time."""
+    if connection.vendor != "sqlite":
+        with transaction.atomic():
+            yield
+        return
+    with SQLITE_WRITER, transaction.atomic():
+        yield
 
 
 class Conflict(Exception):
@@ -93,7 +111,7 @@ class Match(models.Model):
         Raises Conflict when another phone got there first; a key already stored (a retried
         save) raises IntegrityError, and nothing is stored twice.
         """
-        with transaction.atomic():
+        with writing():
             self.claim_version(seen)
             last = self.rounds.aggregate(last=Max("number"))["last"] or 0
             stored = Round.objects.create(match=self, number=last + 1, entry=entry, entry_key=key)
@@ -101,7 +119,7 @@ class Match(models.Model):
 
     def change_round(self, stored_round, seen, action, **fields):
         """Update one round and record the change in its history, if still at version seen."""
-        with transaction.atomic():
+        with writing():
             self.claim_version(seen)
             Round.objects.filter(pk=stored_round.pk).update(**fields)
             stored_round.refresh_from_db()
@@ -109,13 +127,13 @@ class Match(models.Model):
 
     def set_closed(self, closing):
         """Close the match by hand (or reopen it)."""
-        with transaction.atomic():
+        with writing():
             self.claim_version(None)
             Match.objects.filter(pk=self.pk).update(closed=closing)
 
     def rematch(self):
         """The match that follows this one (made on the first ask, the same on a second)."""
-        with transaction.atomic():
+        with writing():
             following = self.rematches.first() or Match.objects.create(
                 game=self.game, players=self.players, options=self.options, rematch_of=self
             )
