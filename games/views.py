@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import CSRF_TOKEN_LENGTH
+from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -29,7 +29,7 @@ from games.forms import NewMatchForm
 from games.links import get_match, on_this_phone, remember
 from games.models import Conflict, Match, RoundEvent
 from games.templatetags.scorekeeper import because, said
-from scorekeeper.middleware import DrawnPage, csrf_token
+from scorekeeper.middleware import DrawnPage
 
 BOARD_SECONDS = 600
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
@@ -111,7 +111,7 @@ def drawn_page(request, link, token, version):
         html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
         page = DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
         cache.set(key, page, BOARD_SECONDS)
-    return page.response(request, {CSRF_SLOT: csrf_token(request), KEY_SLOT: new_entry_key()})
+    return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
 
 
 def new_entry_key():

@@ -1,11 +1,10 @@
 """Guards in front of every view: a size limit on request bodies, and quiet logs for 4xx; the
 strict Content-Security-Policy built once; the live check with nothing new answered early; and
-what a page drawn once per match version needs (DrawnPage, compressed once too; csrf_token)."""
+what a page drawn once per match version needs (DrawnPage, compressed once too)."""
 
 import functools
 import logging
 import operator
-import os
 import re
 import struct
 import zlib
@@ -16,7 +15,6 @@ from csp.utils import build_policy
 from django.conf import settings
 from django.db import OperationalError
 from django.http import HttpResponse
-from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_token
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
@@ -238,36 +236,3 @@ class DrawnPage:
             response = HttpResponse(b"".join(body))
         patch_vary_headers(response, ("Accept-Encoding",))
         return response
-
-
-# ---- The CSRF token of a drawn page
-
-CSRF_INDEX = {char: k for k, char in enumerate(CSRF_ALLOWED_CHARS)}
-UNBIASED = 256 - 256 % len(CSRF_ALLOWED_CHARS)  # random bytes below this map evenly onto them
-
-
-def csrf_token(request):
-    """django.middleware.csrf.get_token(request), the mask drawn faster.
-
-    Django draws the mask that makes each response's token different (BREACH) one character
-    at a time, each from its own read of the system's randomness; here it comes from one read,
-    mapped onto the same characters evenly (bytes that would favour some are dropped). The same
-    secret, the same masked form (mask, then secret plus mask), the same renewal of the cookie;
-    a phone without a cookie yet is left to get_token, which makes one.
-    """
-    secret = request.META.get("CSRF_COOKIE")
-    if secret is None or len(secret) != CSRF_SECRET_LENGTH or not set(secret) <= CSRF_INDEX.keys():
-        return get_token(request)
-    request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True  # as get_token: the cookie is sent again
-    mask = []
-    while len(mask) < CSRF_SECRET_LENGTH:
-        mask += [
-            byte % len(CSRF_ALLOWED_CHARS)
-            for byte in os.urandom(CSRF_SECRET_LENGTH + 8)
-            if byte < UNBIASED
-        ]
-    mask = mask[:CSRF_SECRET_LENGTH]
-    chars = CSRF_ALLOWED_CHARS
-    return "".join(chars[m] for m in mask) + "".join(
-        chars[(CSRF_INDEX[c] + m) % len(chars)] for c, m in zip(secret, mask)
-    )
