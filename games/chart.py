@@ -53,7 +53,8 @@ def chart(result, marks=()):
                 "name": name,
                 "label": cut(name),
                 "colour": seat % COLOURS,
-                "values": line,
+                "values": " ".join(map(str, line)),  # one string: not escaped value by value
+                "total": line[-1],
                 "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate((0, *line))),
                 "end_x": x(rounds),
                 "end_y": y(line[-1]),

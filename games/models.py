@@ -106,7 +106,7 @@ class Match(models.Model):
             Match.objects.filter(pk__in=others).update(version=F("version") + 1)
 
     def append_round(self, entry, key, seen):
-        """Store entry as the next round, only if the match is still at version seen.
+        """Store entry as the next round, only if the match is still at version seen; its number.
 
         Raises Conflict when another phone got there first; a key already stored (a retried
         save) raises IntegrityError, and nothing is stored twice.
@@ -116,6 +116,7 @@ class Match(models.Model):
             last = self.rounds.aggregate(last=Max("number"))["last"] or 0
             stored = Round.objects.create(match=self, number=last + 1, entry=entry, entry_key=key)
             RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
+        return stored.number
 
     def change_round(self, stored_round, seen, action, **fields):
         """Update one round and record the change in its history, if still at version seen."""

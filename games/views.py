@@ -5,12 +5,13 @@ watch link (/w/<watch_id>/) that only reads. Every change bumps the match's vers
 live check compares and which makes a save conditional on what the phone last saw.
 """
 
+import hashlib
+import pickle
 import re
 import secrets
 
 import segno
 from django.core.cache import cache
-from django.core.exceptions import ObjectDoesNotExist
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
@@ -174,14 +175,21 @@ def render_match(request, match, entry=None, error=None, status=200, entry_key=N
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None):
     """The match screen's context: the scoreboard, and the entry form refilled from entry."""
     context = scoreboard(match, can_score, show_all=showing_all(request))
+    extra = match.rules.entry_context(context["table"], entry)
     context.update(
         entry=entry,
         error=error,
         entry_key=entry_key or new_entry_key(),
-        # only drawn when the form is (a drawn form is kept per version)
-        extra=lambda: match.rules.entry_context(context["table"], entry),
+        extra=extra,
+        empty_form=empty_form_key(extra),
     )
     return context
+
+
+def empty_form_key(extra):
+    """What an empty entry form is drawn from, as a short key: the next round's form is most
+    often the last one's, and is then not drawn again."""
+    return hashlib.blake2b(pickle.dumps(extra), digest_size=16).hexdigest()
 
 
 def scoreboard(match, can_score=True, show_all=False):
@@ -278,7 +286,7 @@ def round_create(request, public_id):
     error = next_round_error(match, table, entry)
     if error is None:
         try:
-            match.append_round(entry, key, seen_version(request))
+            number = match.append_round(entry, key, seen_version(request))
         except (Conflict, IntegrityError):
             if earlier := match.saved_entry(key):  # its twin, posted at the same time, landed
                 return retried(request, match, earlier, key)
@@ -289,28 +297,25 @@ def round_create(request, public_id):
                 "busy, full or read-only). What you typed is still here: try again."
             )
         else:
-            played_on(request, match, drawn, table, key)
+            played_on(request, match, drawn, table, number)
     if error:
         match.refresh_from_db()
         return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
     return saved(request, match)
 
 
-def played_on(request, match, drawn, table, key):
-    """Keep the board of the version a save made, from the table its round was played on.
+def played_on(request, match, drawn, table, number):
+    """Keep the board of the version a save made, from the table its round (stored as number)
+    was played on.
 
     A save from a form that names its version is stored only while the match is still at it,
     the version the board was drawn for: the new version holds exactly the board's rounds and
-    the new one, and the match is not replayed for it. (Without a version or an entry key the
-    board is drawn from the stored rounds, as for any other change.)
+    the new one, and the match is not replayed for it. (Without a version the board is drawn
+    from the stored rounds, as for any other change.)
     """
     seen = seen_version(request)
-    if seen is None or seen != match.version or not key:
+    if seen is None or seen != match.version:
         return
-    try:
-        number = match.rounds.filter(entry_key=key).values_list("number", flat=True).get()
-    except (DatabaseError, ObjectDoesNotExist):
-        return  # the board is drawn from the stored rounds when it is next needed
     numbers = [row["number"] for row in drawn["rows"]] + [number]
     made = prepared(match, numbers, match.rules, table, match.closed)
     cache.set(f"board:{match.public_id}:{seen + 1}", made, BOARD_SECONDS)

@@ -1,10 +1,17 @@
 """The match page: drawn per version, its latest rounds, unknown links."""
 
+import json
+import re
+from pathlib import Path
+
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import Match, Round
 from tests.views import new_least_score, post_round, refuses
+
+MATCHES = sorted((Path(__file__).parent / "examples").glob("*.match.json"))
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +53,33 @@ def test_a_long_match_shows_its_latest_rounds_and_every_one_on_request(client):
     assert ">45<" in page.split("<tfoot>")[1]  # the totals still count every round
     every = client.get(reverse("match", args=[match.public_id]), {"rounds": "all"}).content.decode()
     assert every.count('title="Edit this round"') == 45
+
+
+def entry_form(page):
+    """The empty entry form of a match page, without what differs per phone or version."""
+    form = re.search(r'<form id="entry".*?</form>', page, re.S)
+    if form is None:
+        return None
+    per_phone = r'(name="(?:csrfmiddlewaretoken|entry_key|version)" value=)"[^"]*"'
+    return re.sub(per_phone, r"\1", form[0])
+
+
+@pytest.mark.parametrize("path", MATCHES, ids=lambda path: path.stem)
+def test_the_empty_form_kept_from_an_earlier_round_is_the_one_drawn_afresh(client, path):
+    """The server keeps one drawing of an empty form per thing it is drawn from: after every
+    round of every worked example, the page drawn with what it kept from the earlier rounds has
+    the form drawn with nothing kept (who is out in Least Score, the dealer in Smear...)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    match = Match.objects.create(
+        game=document["game"], players=document["players"], options=document.get("options") or {}
+    )
+    url = reverse("match", args=[match.public_id])
+    client.get(url)
+    for number, entry in enumerate(document["rounds"], 1):
+        match.append_round(entry, f"key-{number}", None)
+        kept = entry_form(client.get(url).content.decode())
+        cache.clear()
+        assert kept == entry_form(client.get(url).content.decode()), f"after round {number}"
 
 
 @pytest.mark.parametrize(

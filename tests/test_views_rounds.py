@@ -4,6 +4,7 @@ and redirect, bad input never saves."""
 import re
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import Round
@@ -108,6 +109,31 @@ def test_editing_a_round_recomputes_the_totals(client):
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
     # Round 1 now gives Bo 3 (not 8); round 2 his failed declaration 20 + 1.
     assert '<td class="">24</td>' in page or ">24<" in page
+
+
+def test_scoreboard_rows_kept_from_earlier_versions_are_the_ones_drawn_afresh(client):
+    """Each row is drawn once while its figures stay; an edit or a delete changes the rows
+    after it, and they are drawn again (as with nothing kept), for the scorer and a watcher."""
+    match = new_least_score(client, threshold="1000")
+    pages = [reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id])]
+
+    def body(page):
+        return client.get(page).content.decode().split("<tbody>")[1].split("</tbody>")[0]
+
+    def rows():
+        drawn = [body(page) for page in pages]
+        cache.clear()
+        assert drawn == [body(page) for page in pages]
+        return [re.findall(r"<small>(\d+)</small>", rows) for rows in drawn]
+
+    for hands in ((7, 15, 20), (9, 5, 4), (14, 3, 3)):
+        post_round(client, match, 0, *hands)
+        rows()
+    edited = {"declarer": "0", "hand-0": "7", "hand-1": "10", "hand-2": "20"}
+    client.post(reverse("round_edit", args=[match.public_id, 1]), edited)
+    client.post(reverse("round_delete", args=[match.public_id, 2]))
+    scorer, watcher = rows()
+    assert scorer == watcher == ["0", "3", "13", "31", "3", "13"]
 
 
 def test_an_edit_that_breaks_a_later_round_is_refused(client):

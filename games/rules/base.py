@@ -295,7 +295,10 @@ class Game:
         raise NotImplementedError
 
     def entry_context(self, table, entry=None):
-        """Extra values the game's entry template needs (the cards in play, a refilled form)."""
+        """Extra values the game's entry template needs (the cards in play, a refilled form).
+
+        An empty form is drawn from these, the players and the options alone: the server keeps
+        one drawing per distinct value (games/partials/entry_form.html)."""
         return {}
 
     def breakdown(self, table, index):

@@ -198,7 +198,8 @@ class LeastScore(Game):
     def entry_context(self, table, entry=None):
         """One card picker per seat, refilled from entry: every card with its label, colour and
         value, checked when in that seat's hand, elsewhere when in another's; what the seat
-        typed that is not a card (or repeats one); and the picked cards' labels and total."""
+        typed that is not a card (or repeats one); the picked cards' labels and total; and the
+        seats that are out."""
         hands = entry.get("hands") if isinstance(entry, dict) else None
         hands = hands if isinstance(hands, list) else []
         split = [picked_and_typed(hands[s] if s < len(hands) else None) for s in range(table.n)]
@@ -225,7 +226,7 @@ class LeastScore(Game):
                     "total": sum(c["value"] for c in chosen),
                 }
             )
-        return {"pickers": pickers}
+        return {"pickers": pickers, "out": sorted(table.out)}
 
     def status(self, table):
         """How far each player still in is from the threshold."""

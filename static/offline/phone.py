@@ -137,7 +137,7 @@ def context(request, entry=None, error=None):
         entry=entry,
         error=error,
         entry_key=request["entry_key"],
-        extra=lambda: game.entry_context(drawn["table"], entry),
+        extra=game.entry_context(drawn["table"], entry),
         csrf_token=request["csrf"],
         LANGUAGE_CODE=request.get("language", "en"),
     )
