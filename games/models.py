@@ -1,5 +1,7 @@
 """What the table entered, nothing derived: a match, its rounds as typed, and their history."""
 
+import fcntl
+import os
 import secrets
 import threading
 from contextlib import contextmanager
@@ -12,19 +14,45 @@ from games import rules
 MAX_ROUNDS = rules.MAX_ROUNDS
 
 
-# SQLite lets one writer in at a time and makes the others sleep and retry with growing sleeps;
-# the threads of one worker queue here instead, so a save waits its turn rather than a backoff.
+# SQLite lets one writer in at a time and makes the others sleep and retry with growing sleeps
+# (up to 100 ms a try). Writers queue instead: the threads of a worker on a lock, the workers on
+# a file lock beside the database, which wakes the next one the moment it is let go.
 SQLITE_WRITER = threading.RLock()
+LOCK_FILES = {}  # (process id, database file) -> the open lock file
+
+
+def lock_file(database):
+    """This process's own lock file for database (a file opened before a fork would be shared)."""
+    key = (os.getpid(), str(database))
+    if key not in LOCK_FILES:
+        LOCK_FILES[key] = open(f"{database}.writer", "a")  # noqa: SIM115 (kept open)
+    return LOCK_FILES[key]
+
+
+@contextmanager
+def sqlite_writer():
+    """Hold the write turn of every worker on this machine (held already inside a transaction)."""
+    database = connection.settings_dict["NAME"]
+    with SQLITE_WRITER:
+        if connection.in_atomic_block or connection.creation.is_in_memory_db(database):
+            yield
+            return
+        held = lock_file(database)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
 
 
 @contextmanager
 def writing():
-    """A transaction that changes the match; on SQLite, one per worker process at a time."""
+    """A transaction that changes the match; on SQLite, one writer on the machine at a time."""
     if connection.vendor != "sqlite":
         with transaction.atomic():
             yield
         return
-    with SQLITE_WRITER, transaction.atomic():
+    with sqlite_writer(), transaction.atomic():
         yield
 
 
