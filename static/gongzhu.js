@@ -15,12 +15,6 @@
     });
   }
 
-  // Writes only what changed: a text or state written again, even unchanged, costs the phone a
-  // fresh layout of the page, and a tap changes one card.
-  function put(node, property, value) {
-    if (node[property] !== value) node[property] = value;
-  }
-
   function refresh(root) {
     const active = root.dataset.seat;
     const seats = root.querySelectorAll(".gz-seat");
@@ -30,25 +24,22 @@
       const card = face.closest(".gz-card");
       card.classList.toggle("gz-taken", owner !== null);
       card.classList.toggle("gz-mine", owner === active);
-      put(face.querySelector(".gz-owner"), "textContent", owner === null ? "" : seats[owner].textContent);
+      face.querySelector(".gz-owner").textContent = owner === null ? "" : seats[owner].textContent;
       if (owner === null) left.push(face.querySelector(".gz-suit").textContent);
     });
-    put(root.querySelector(".gz-left-cards"), "textContent", left.join(" "));
-    put(root.querySelector(".gz-left-some"), "hidden", left.length === 0);
-    put(root.querySelector(".gz-left-none"), "hidden", left.length > 0);
-    seats.forEach((seat) => {
-      const pressed = String(seat.dataset.seat === active);
-      if (seat.getAttribute("aria-pressed") !== pressed) seat.setAttribute("aria-pressed", pressed);
-    });
+    root.querySelector(".gz-left-cards").textContent = left.join(" ");
+    root.querySelector(".gz-left-some").hidden = left.length === 0;
+    root.querySelector(".gz-left-none").hidden = left.length > 0;
+    seats.forEach((seat) => seat.setAttribute("aria-pressed", String(seat.dataset.seat === active)));
     root.querySelectorAll(".gz-rest .button").forEach((rest) => {
-      put(rest, "hidden", rest.value !== active);
-      put(rest, "disabled", left.length === 0);
+      rest.hidden = rest.value !== active;
+      rest.disabled = left.length === 0;
     });
     const why = root.querySelector(".gz-save-why").textContent;
     root.closest("form").querySelectorAll("[type=submit]:not([name=rest])").forEach((save) => {
       save.dataset.label = save.dataset.label || save.textContent;
-      put(save, "disabled", left.length > 0);
-      put(save, "textContent", save.disabled ? why : save.dataset.label);  // a disabled Save says why
+      save.disabled = left.length > 0;
+      save.textContent = save.disabled ? why : save.dataset.label;  // a disabled Save says why
     });
   }
 
