@@ -9,7 +9,9 @@ import hashlib
 import pickle
 import re
 import secrets
+import threading
 
+import cachetools
 import segno
 from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -36,6 +38,11 @@ BOARD_SECONDS = 600
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"  # filled in per phone
 ENTRY_KEY_LENGTH = 40
+# The boards this worker drew last, kept as they are (the cache would copy each in and out): a
+# board never changes once drawn, a save plays its round on a fork of the table. Weighed in
+# rounds, which a board's memory grows with: 10,000 are about 50 MB (Gongzhu's 5 KB a round).
+BOARDS = cachetools.LRUCache(maxsize=10_000, getsizeof=lambda drawn: 1 + len(drawn["rows"]))
+BOARDS_LOCK = threading.Lock()
 
 
 @require_GET
@@ -214,17 +221,10 @@ def showing_all(request):
     return request.GET.get("rounds") == "all"
 
 
+@cachetools.cached(BOARDS, key=lambda match: (match.public_id, match.version), lock=BOARDS_LOCK)
 def board(match):
     """The engine's view of the match at its current version (memoised: versions never change)."""
-    made = getattr(match, "made_board", None)  # what a save just made, used once more as it is
-    if made is not None and made[0] == match.version:
-        return made[1]
-    key = f"board:{match.public_id}:{match.version}"
-    cached = cache.get(key)
-    if cached is None:
-        cached = compute_board(match)
-        cache.set(key, cached, BOARD_SECONDS)
-    return cached
+    return compute_board(match)
 
 
 def compute_board(match):
@@ -281,7 +281,7 @@ def round_create(request, public_id):
     if earlier := match.saved_entry(key):
         return retried(request, match, earlier, key)
     drawn = board(match)
-    table = drawn["table"]  # a fresh copy: playing the new round on it changes nothing
+    table = drawn["table"].fork()  # the new round is played on it, the board stays as it is
     entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
     error = next_round_error(match, table, entry)
     if error is None:
@@ -318,8 +318,8 @@ def played_on(request, match, drawn, table, number):
         return
     numbers = [row["number"] for row in drawn["rows"]] + [number]
     made = prepared(match, numbers, match.rules, table, match.closed)
-    cache.set(f"board:{match.public_id}:{seen + 1}", made, BOARD_SECONDS)
-    match.made_board = (seen + 1, made)  # for drawing the answer, without a copy from the cache
+    with BOARDS_LOCK:
+        BOARDS[(match.public_id, seen + 1)] = made
 
 
 def retried(request, match, earlier, key):
@@ -513,7 +513,7 @@ def round_restore(request, public_id, number):
 def round_preview(request, public_id):
     """What the round being typed would score, before it is saved (htmx, while typing)."""
     match = get_match(public_id)
-    table = board(match)["table"]
+    table = board(match)["table"].fork()  # the round is played on it to preview it
     entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
     error = next_round_error(match, table, entry)
     lines = [] if error else match.rules.breakdown(table, len(table.rounds) - 1)

@@ -29,9 +29,9 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Each test starts with nothing memoised."""
-    from django.core.cache import cache
+    from tests.views import nothing_kept
 
-    cache.clear()
+    nothing_kept()
 
 
 @pytest.fixture(scope="session")

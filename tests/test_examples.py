@@ -5,6 +5,7 @@ wording of the message, "e.g. ...") and `error`: the message this engine gives f
 A match must be refused for its own reason, not for any other broken rule it happens to hold.
 """
 
+import copy
 import io
 import json
 import re
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.rules import RulesError, score
+from games.board import drawn_board
+from games.rules import RulesError, play_round, score, start
 
 EXAMPLES = Path(__file__).parent / "examples"
 MATCHES = sorted(EXAMPLES.glob("*.match.json"))
@@ -80,3 +82,18 @@ def test_command_rejects_the_invalid_match_with_status_2(path):
     assert status == 2
     assert out == ""
     assert err.strip() == load(path)["error"]
+
+
+@pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
+def test_a_round_played_on_a_fork_of_the_table_leaves_the_table_as_it_was(path):
+    """The server keeps each board as drawn and plays the next round (a save, a preview) on a
+    fork of its table (Table.fork): the table, and everything drawn from it, stays as it was."""
+    document = load(path)
+    game, table, entries, closed = start(document)
+    for number, entry in enumerate(entries, 1):
+        before = copy.deepcopy(vars(table))
+        forked = table.fork()
+        play_round(game, forked, entry)
+        drawn_board(range(number), game, forked, closed)
+        assert vars(table) == before, f"round {number}"
+        table = forked

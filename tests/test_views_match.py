@@ -5,11 +5,10 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import Match, Round
-from tests.views import new_least_score, post_round, refuses
+from tests.views import new_least_score, nothing_kept, post_round, refuses
 
 MATCHES = sorted((Path(__file__).parent / "examples").glob("*.match.json"))
 
@@ -78,7 +77,7 @@ def test_the_empty_form_kept_from_an_earlier_round_is_the_one_drawn_afresh(clien
     for number, entry in enumerate(document["rounds"], 1):
         match.append_round(entry, f"key-{number}", None)
         kept = entry_form(client.get(url).content.decode())
-        cache.clear()
+        nothing_kept()
         assert kept == entry_form(client.get(url).content.decode()), f"after round {number}"
 
 

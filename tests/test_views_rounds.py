@@ -1,15 +1,16 @@
 """Rounds without a browser: entering, previewing, editing, deleting, closing; forms post
 and redirect, bad input never saves."""
 
+import json
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
+from games import views
 from games.models import Round
 from tests.html import visible
-from tests.views import new_least_score, post_round, refuses
+from tests.views import new_least_score, nothing_kept, post_round, refuses
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +123,7 @@ def test_scoreboard_rows_kept_from_earlier_versions_are_the_ones_drawn_afresh(cl
 
     def rows():
         drawn = [body(page) for page in pages]
-        cache.clear()
+        nothing_kept()
         assert drawn == [body(page) for page in pages]
         return [re.findall(r"<small>(\d+)</small>", rows) for rows in drawn]
 
@@ -202,6 +203,37 @@ def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
     typo = client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "x", "hand-2": "20"})
     assert "a hand total must be a whole number from 1 to 50" in visible(typo.content.decode())
     assert not Round.objects.exists()
+
+
+def test_a_kept_board_stays_as_drawn_through_previews_and_saves(client):
+    """The server keeps each version's board as it is, not a copy: a preview and a save play
+    their round on a fork of its table. Every kept board stays the one drawn from the stored
+    rounds of its version (round 2 puts Bo out)."""
+    match = new_least_score(client, threshold="25")
+    drawn = {}
+
+    def as_drawn(board):
+        """Everything in a board, down to the table's and each phrase's attributes."""
+        return json.dumps(
+            board, sort_keys=True, default=lambda v: sorted(v) if isinstance(v, set) else vars(v)
+        )
+
+    def kept_boards_stay_as_drawn():
+        match.refresh_from_db()
+        drawn.setdefault(match.version, as_drawn(views.compute_board(match)))
+        kept = {v: as_drawn(b) for (id_, v), b in views.BOARDS.items() if id_ == match.public_id}
+        assert kept == {v: drawn[v] for v in kept}
+        return kept
+
+    for declarer, *hands in ((0, 7, 15, 20), (1, 9, 5, 4), (2, 14, "", 3)):
+        form = {"declarer": str(declarer), "version": str(match.version)}
+        form.update({f"hand-{seat}": str(hand) for seat, hand in enumerate(hands)})
+        client.get(reverse("match", args=[match.public_id]))
+        client.post(reverse("round_preview", args=[match.public_id]), form)
+        assert match.version in kept_boards_stay_as_drawn()
+        client.post(reverse("round_create", args=[match.public_id]), form, HTTP_HX_REQUEST="true")
+        assert match.version in kept_boards_stay_as_drawn()
+    assert json.loads(drawn[match.version])["table"]["out"] == {"1": 2}
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,17 @@
 """Steps the view tests share: start a Least Score match, post a round."""
 
+from django.core.cache import cache
 from django.urls import reverse
 
+from games import views
 from games.models import Match
+
+
+def nothing_kept():
+    """Forget what the server keeps between requests: drawn pieces and boards."""
+    cache.clear()
+    with views.BOARDS_LOCK:
+        views.BOARDS.clear()
 
 
 def new_least_score(client, **options):

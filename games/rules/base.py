@@ -1,5 +1,6 @@
 """What every game shares: the error type, option declarations and the Game interface."""
 
+import copy
 import json
 import math
 from dataclasses import dataclass, field
@@ -194,6 +195,15 @@ class Table:
     @property
     def n(self):
         return len(self.players)
+
+    def fork(self):
+        """A copy to play more rounds on, leaving this table as it is: its lists and dicts are
+        new, the rounds in them shared (a round never changes once played)."""
+        forked = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, (list, dict)):
+                setattr(forked, name, copy.copy(value))
+        return forked
 
     def add(self, round_result):
         """Record a scored round and add its points to the totals."""
