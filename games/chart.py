@@ -34,8 +34,12 @@ def chart(result, marks=()):
         return round(left + k * (WIDTH - left - RIGHT) / rounds, 1)
 
     def y(value):
-        return round(TOP + (high - value) * (HEIGHT - TOP - BOTTOM) / (high - low), 1)
+        return round(unrounded_y(value), 1)
 
+    def unrounded_y(value):
+        return TOP + (high - value) * (HEIGHT - TOP - BOTTOM) / (high - low)
+
+    xs = [x(k) for k in range(rounds + 1)]  # each round's x, the same for every line
     ends = spread([y(line[-1]) for line in lines], TOP, HEIGHT - BOTTOM)
     return {
         "width": WIDTH,
@@ -55,8 +59,9 @@ def chart(result, marks=()):
                 "colour": seat % COLOURS,
                 "values": " ".join(map(str, line)),  # one string: not escaped value by value
                 "total": line[-1],
-                "points": " ".join(f"{x(k)},{y(v)}" for k, v in enumerate((0, *line))),
-                "end_x": x(rounds),
+                # y(v) written to one decimal by the format, not by round() and repr()
+                "points": " ".join(f"{px},{unrounded_y(v):.1f}" for px, v in zip(xs, (0, *line))),
+                "end_x": xs[-1],
                 "end_y": y(line[-1]),
                 "label_y": label_y,
             }
