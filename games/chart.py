@@ -39,7 +39,7 @@ def chart(result, marks=()):
     def unrounded_y(value):
         return TOP + (high - value) * (HEIGHT - TOP - BOTTOM) / (high - low)
 
-    xs = [x(k) for k in range(rounds + 1)]  # each round's x, the same for every line
+    at_x = [f"{x(k)}," for k in range(rounds + 1)]  # each round's "x,", the same for every line
     ends = spread([y(line[-1]) for line in lines], TOP, HEIGHT - BOTTOM)
     return {
         "width": WIDTH,
@@ -60,8 +60,10 @@ def chart(result, marks=()):
                 "values": " ".join(map(str, line)),  # one string: not escaped value by value
                 "total": line[-1],
                 # y(v) written to one decimal by the format, not by round() and repr()
-                "points": " ".join(f"{px},{unrounded_y(v):.1f}" for px, v in zip(xs, (0, *line))),
-                "end_x": xs[-1],
+                "points": " ".join(
+                    [f"{at}{unrounded_y(v):.1f}" for at, v in zip(at_x, (0, *line))]
+                ),
+                "end_x": x(rounds),
                 "end_y": y(line[-1]),
                 "label_y": label_y,
             }
