@@ -306,7 +306,7 @@ def round_create(request, public_id):
 
 def played_on(request, match, drawn, table, number):
     """Keep the board of the version a save made, from the table its round (stored as number)
-    was played on.
+    was played on; the answer tells the phone's offline state just that round.
 
     A save from a form that names its version is stored only while the match is still at it,
     the version the board was drawn for: the new version holds exactly the board's rounds and
@@ -320,6 +320,7 @@ def played_on(request, match, drawn, table, number):
     made = prepared(match, numbers, match.rules, table, match.closed)
     with BOARDS_LOCK:
         BOARDS[(match.public_id, seen + 1)] = made
+    match.appended = {"after": seen, "round": table.entries[-1], "number": number}  # for the phone
 
 
 def retried(request, match, earlier, key):

@@ -99,6 +99,36 @@ def test_a_match_reopened_offline_scores_three_rounds_and_sends_them_once(phone,
     assert page.locator(".scoreboard tr.waiting").count() == 0
 
 
+def test_rounds_saved_online_then_one_offline_follow_on_without_a_question(phone, match):
+    """A save's answer tells the phone only the round it added: the phone's state follows the
+    answers without asking the server for it, and a round entered offline just after them
+    follows on and is sent with no question."""
+    page = phone
+    asked = []
+    page.on(
+        "request",
+        lambda request: asked.append(request.url) if "offline.json" in request.url else None,
+    )
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    for number, (declarer, hands) in enumerate(HANDS[:2], 1):
+        fill_round(page, declarer, hands)
+        save_round(page, number)
+    page.context.set_offline(True)
+    fill_round(page, *HANDS[2])
+    save_round(page, 3)
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
+    assert asked == []
+    page.context.set_offline(False)
+    expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
+    expect(page.locator("[data-offline-conflict]")).to_be_hidden()
+    assert [r.entry for r in Round.objects.order_by("number")] == [
+        {"declarer": d, "hands": h} for d, h in HANDS
+    ]
+    assert totals(page) == server_totals(match)
+
+
 def test_another_phones_round_meanwhile_is_shown_and_the_scorer_chooses(
     browser, live_server, match
 ):

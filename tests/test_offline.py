@@ -291,6 +291,34 @@ def test_every_match_body_for_a_scorer_carries_the_state_it_was_drawn_from(clien
 
 
 @pytest.mark.django_db
+def test_a_saves_answer_holds_the_round_it_added_to_the_state_saved_from(client):
+    """The phone keeps the state of the version its form was drawn from: a save's answer holds
+    only the round added to it (static/offline/offline.js builds the new state from both), and
+    a save whose answer is drawn at another version holds the whole state."""
+    match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
+    url = reverse("round_create", args=[match.public_id])
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    before = json.loads(STATE_BLOCK.search(page)[1])
+    form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20", "version": "0"}
+    answer = client.post(url, form, HTTP_HX_REQUEST="true").content.decode()
+    added = json.loads(STATE_BLOCK.search(answer)[1])
+    assert added == {
+        "public_id": match.public_id,
+        "version": 1,
+        "after": 0,
+        "round": {"declarer": 0, "hands": [7, 15, 20]},
+        "number": 1,
+    }
+    after = state_of(client, match)
+    assert after["document"] == {**before["document"], "rounds": [added["round"]]}
+    assert after["numbers"] == [*before["numbers"], added["number"]]
+    unversioned = {name: value for name, value in form.items() if name != "version"}
+    answer = client.post(url, {**unversioned, "declarer": "1"}, HTTP_HX_REQUEST="true")
+    whole = json.loads(STATE_BLOCK.search(answer.content.decode())[1])
+    assert whole["version"] == 2 and len(whole["document"]["rounds"]) == 2
+
+
+@pytest.mark.django_db
 def test_the_state_block_holds_no_markup_whatever_the_names(client):
     match = Match.objects.create(game="least_score", players=["</template><b>Ann", "Bo & Co"])
     page = client.get(reverse("match", args=[match.public_id])).content.decode()

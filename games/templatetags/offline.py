@@ -1,7 +1,8 @@
 """The match as the server drew it, for a scoring phone's offline engine (static/offline/).
 
 Every match body a score link gets (the page, a save's answer) carries the match document at the
-version drawn, so the rounds a phone enters offline follow exactly what its screen showed.
+version drawn, or the round a save added to it, so the rounds a phone enters offline follow
+exactly what its screen showed.
 """
 
 import json
@@ -19,22 +20,26 @@ def offline_state(context):
     """The version, the match document and the stored number of each round, as JSON in a
     <template> (inert, and no script of any kind under the CSP; <, > and & are escaped inside
     the JSON as json_script escapes them, so the text holds no markup). Nothing when the body is
-    drawn on the phone itself, which keeps its own."""
+    drawn on the phone itself, which keeps its own.
+
+    A save's answer holds only the round it added to the version the phone saved from ("after",
+    "round", "number"): the phone has that version's state, and the whole document again in
+    every answer would grow with the match."""
     match = context["match"]
     if getattr(match, "drawn_on_phone", False):
         return ""
-    document = {
-        "game": match.game,
-        "players": match.players,
-        "options": match.options,
-        "rounds": context["table"].entries,
-        "closed": match.closed,
-    }
-    state = {
-        "public_id": match.public_id,
-        "version": match.version,
-        "document": document,
-        "numbers": [row["number"] for row in context["rows"]],
-    }
+    state = {"public_id": match.public_id, "version": match.version}
+    appended = getattr(match, "appended", None)
+    if appended is not None and appended["after"] + 1 == match.version:
+        state.update(appended)
+    else:
+        state["document"] = {
+            "game": match.game,
+            "players": match.players,
+            "options": match.options,
+            "rounds": context["table"].entries,
+            "closed": match.closed,
+        }
+        state["numbers"] = [row["number"] for row in context["rows"]]
     text = json.dumps(state, ensure_ascii=False).translate(ESCAPES)
     return format_html('<template id="offline-state">{}</template>', mark_safe(text))

@@ -329,8 +329,15 @@
   // The state the server drew the screen from becomes the base, unless rounds wait (they follow
   // the base they were entered on) or the base kept is newer (a page kept from before).
   function takePageState() {
-    const state = pageState();
+    let state = pageState();
     if (!publicId || !state || pending.length || (base && base.version > state.version)) return;
+    if ("after" in state) { // a save's answer: the round it added to the version saved from
+      if (!base || base.version !== state.after) { takeState(); return; }
+      state = {
+        public_id: base.public_id, version: state.version, numbers: [...base.numbers, state.number],
+        document: { ...base.document, rounds: [...base.document.rounds, state.round] },
+      };
+    }
     base = state;
     keepBase(state).catch(() => {});
   }
