@@ -34,7 +34,7 @@ from games.models import Conflict, Match, RoundEvent
 from games.templatetags.scorekeeper import because, said
 from scorekeeper.middleware import DrawnPage
 
-BOARD_SECONDS = 600
+DRAWN_SECONDS = 600  # how long a drawn page or live update is kept (boards: see BOARDS)
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"  # filled in per phone
 ENTRY_KEY_LENGTH = 40
@@ -118,7 +118,7 @@ def drawn_page(request, link, token, version):
         context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
         html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
         page = DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
-        cache.set(key, page, BOARD_SECONDS)
+        cache.set(key, page, DRAWN_SECONDS)
     return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
 
 
@@ -166,7 +166,7 @@ def live_news(request, link, token, version=None):
         match = Match.objects.get(**{link: token})
         context = scoreboard(match, link == "public_id", show_all=showing_all(request))
         page = DrawnPage(render_to_string("games/partials/live.html", context, request))
-        cache.set(key.format(match.version), page, BOARD_SECONDS)  # the version drawn
+        cache.set(key.format(match.version), page, DRAWN_SECONDS)  # the version drawn
     return page.response(request, {})
 
 
