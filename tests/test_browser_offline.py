@@ -129,6 +129,23 @@ def test_rounds_saved_online_then_one_offline_follow_on_without_a_question(phone
     assert totals(page) == server_totals(match)
 
 
+def test_the_engine_warming_up_never_draws_over_a_newer_screen_and_what_was_typed(phone, match):
+    """The phone's engine, once warm, redraws a screen older than the state it keeps; a live
+    update that moved the typed form on (its state not fetched yet) is newer, and stays."""
+    page = phone
+    page.route("**/offline.json", lambda route: route.abort())  # the state stays the page's
+    page.goto(f"/m/{match.public_id}/")
+    fill_round(page, 1, [9, 5, 4])
+    match.append_round({"declarer": 0, "hands": [7, 15, 20]}, "another-phone", None)
+    moved = page.locator("[data-moved-note]")
+    expect(moved).to_contain_text("now for round 2", timeout=15_000)
+    ready(page)
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(moved).to_be_visible()
+    expect(page.locator("input[name=hand-0]")).to_have_value("9")
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(1)
+
+
 def test_another_phones_round_meanwhile_is_shown_and_the_scorer_chooses(
     browser, live_server, match
 ):

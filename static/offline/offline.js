@@ -105,8 +105,10 @@
         if (!base) return;
         const drawn = JSON.parse(await call("body", payload())); // the first drawing warms it up
         api.startup.warm = Math.round(call.ms || 0);
-        // A screen kept from before the state this phone last saw: drawn again from that state.
-        if (!pending.length && shownVersion() !== base.version) showBody(drawn.html);
+        // A screen kept from before the state this phone last saw: drawn again from that state
+        // (never over a newer screen a live update brought, nor over what the scorer typed).
+        const typed = document.querySelector("#entry[data-typed]");
+        if (!pending.length && shownVersion() < base.version && !typed) showBody(drawn.html);
       }))
       .then(() => { api.engine = true; update(); return true; })
       .catch((error) => { api.error = String(error); return false; });
