@@ -195,6 +195,42 @@ def test_another_phones_round_meanwhile_is_shown_and_the_scorer_chooses(
     b.context.close()
 
 
+def test_the_question_is_asked_over_the_servers_screen_when_its_first_fetch_fails(
+    browser, live_server, match
+):
+    """Back online, the first fetch of the match screen fails (a network coming back in fits):
+    the question is asked over the server's screen, with the other phone's round, never over
+    the copy the phone kept from before."""
+    a = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    b = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    a.goto(f"/m/{match.public_id}/")
+    ready(a)
+    a.context.set_offline(True)
+    fill_round(a, 0, [7, 15, 20])
+    save_round(a, 1)
+    b.goto(f"/m/{match.public_id}/")
+    fill_round(b, 2, [10, 12, 3])
+    save_round(b, 1)
+
+    failed = []
+
+    def fail_the_first(route):
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    a.context.route(f"**/m/{match.public_id}/", fail_the_first)
+    a.context.set_offline(False)
+    panel = a.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text("another phone entered round 1.", timeout=20_000)
+    expect(a.locator(".breakdown")).to_contain_text("Chen declared")
+    assert failed
+    a.context.close()
+    b.context.close()
+
+
 def test_rounds_entered_offline_survive_closing_the_browser(browser, live_server, match, tmp_path):
     """A persistent profile (the phone's browser) closed while offline and opened again offline:
     the rounds still wait, then go when the network is back."""

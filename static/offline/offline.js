@@ -498,9 +498,17 @@
     await serverScreen();
   }
 
-  function serverScreen() {
-    return htmx.ajax("GET", here + location.search,
-                     { target: "#match-body", select: "#match-body", swap: "outerHTML" });
+  // The server's screen as it is now (a network that fails at once is tried twice more).
+  async function serverScreen() {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await htmx.ajax("GET", here + location.search,
+                               { target: "#match-body", select: "#match-body", swap: "outerHTML" });
+      } catch { // htmx rejects with nothing when the request fails
+        if (tries === 3) throw new TypeError("the match page: the network failed");
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
   }
 
   async function ask(record, server) {

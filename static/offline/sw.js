@@ -4,7 +4,8 @@
    - the app shell (stylesheet, scripts, icon) and each match page opened (score and watch
      links): network first (a network that does not answer is given up after PAGE_WAIT_MS),
      the last copy otherwise; static/offline/offline.js asks for a fresh copy whenever the
-     match changes;
+     match changes. A redraw htmx asks for never gets the last copy: it wants the server's
+     screen as it is now, and is told the network failed;
    - the Python runtime and the engine's bundles: their names change with their content, so a
      kept copy is used as it is, fetched once;
    - never a POST, a live check or the match state (offline.json): those need the server. */
@@ -49,7 +50,7 @@ function withTimeout(promise, ms) {
   });
 }
 
-async function networkFirst(request, cacheName, wait) {
+async function networkFirst(request, cacheName, wait, keptToo = true) {
   try {
     const fetched = fetch(request);
     const response = await (wait ? withTimeout(fetched, wait) : fetched);
@@ -59,6 +60,7 @@ async function networkFirst(request, cacheName, wait) {
     }
     return response;
   } catch (error) {
+    if (!keptToo) throw error;
     const kept = await caches.match(request.url.split("#")[0], { ignoreVary: true });
     if (kept) return kept;
     throw error;
@@ -91,6 +93,6 @@ self.addEventListener("fetch", (event) => {
   } else if (path.startsWith("/static/")) {
     event.respondWith(networkFirst(request, SHELL, PAGE_WAIT_MS));
   } else if (MATCH_PAGE.test(path)) {
-    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS));
+    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, !request.headers.has("HX-Request")));
   }
 });
