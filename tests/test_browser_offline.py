@@ -146,25 +146,31 @@ def test_the_engine_warming_up_never_draws_over_a_newer_screen_and_what_was_type
     expect(page.locator(".scoreboard tbody tr")).to_have_count(1)
 
 
-def test_another_phones_round_meanwhile_is_shown_and_the_scorer_chooses(
-    browser, live_server, match
-):
-    """Phone A scores two rounds offline while phone B enters round 1: back online, A is told in
-    words, adds its first round as round 2 and drops its second; nothing is guessed."""
+def a_round_meanwhile(browser, live_server, match, hands):
+    """Phone A scores these rounds offline while phone B enters round 1 (Chen declares): A and B."""
     a = browser.new_context(base_url=live_server.url, **PHONE).new_page()
     b = browser.new_context(base_url=live_server.url, **PHONE).new_page()
     a.goto(f"/m/{match.public_id}/")
     ready(a)
     a.context.set_offline(True)
-    fill_round(a, 0, [7, 15, 20])
-    save_round(a, 1)
-    fill_round(a, 1, [9, 5, 4])
-    save_round(a, 2)
-    expect(a.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 2")
-
+    for number, (declarer, hand) in enumerate(hands, 1):
+        fill_round(a, declarer, hand)
+        save_round(a, number)
+    expect(a.locator("[data-offline-note]")).to_contain_text(
+        f"Rounds waiting to be sent: {len(hands)}"
+    )
     b.goto(f"/m/{match.public_id}/")
     fill_round(b, 2, [10, 12, 3])
     save_round(b, 1)
+    return a, b
+
+
+def test_another_phones_round_meanwhile_is_shown_and_the_scorer_chooses(
+    browser, live_server, match
+):
+    """Phone A scores two rounds offline while phone B enters round 1: back online, A is told in
+    words, adds its first round as round 2 and drops its second; nothing is guessed."""
+    a, b = a_round_meanwhile(browser, live_server, match, HANDS[:2])
     assert Round.objects.count() == 1
 
     a.context.set_offline(False)
@@ -201,17 +207,7 @@ def test_the_question_is_asked_over_the_servers_screen_when_its_first_fetch_fail
     """Back online, the first fetch of the match screen fails (a network coming back in fits):
     the question is asked over the server's screen, with the other phone's round, never over
     the copy the phone kept from before."""
-    a = browser.new_context(base_url=live_server.url, **PHONE).new_page()
-    b = browser.new_context(base_url=live_server.url, **PHONE).new_page()
-    a.goto(f"/m/{match.public_id}/")
-    ready(a)
-    a.context.set_offline(True)
-    fill_round(a, 0, [7, 15, 20])
-    save_round(a, 1)
-    b.goto(f"/m/{match.public_id}/")
-    fill_round(b, 2, [10, 12, 3])
-    save_round(b, 1)
-
+    a, b = a_round_meanwhile(browser, live_server, match, HANDS[:1])
     failed = []
 
     def fail_the_first(route):
