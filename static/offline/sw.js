@@ -50,7 +50,7 @@ function withTimeout(promise, ms) {
   });
 }
 
-async function networkFirst(request, cacheName, wait, keptToo = true) {
+async function networkFirst(request, cacheName, wait, fallBackToKept = true) {
   try {
     const fetched = fetch(request);
     const response = await (wait ? withTimeout(fetched, wait) : fetched);
@@ -60,7 +60,7 @@ async function networkFirst(request, cacheName, wait, keptToo = true) {
     }
     return response;
   } catch (error) {
-    if (!keptToo) throw error;
+    if (!fallBackToKept) throw error;
     const kept = await caches.match(request.url.split("#")[0], { ignoreVary: true });
     if (kept) return kept;
     throw error;
