@@ -33,13 +33,7 @@ def offline_state(context):
     if appended is not None and appended["after"] + 1 == match.version:
         state.update(appended)
     else:
-        state["document"] = {
-            "game": match.game,
-            "players": match.players,
-            "options": match.options,
-            "rounds": context["table"].entries,
-            "closed": match.closed,
-        }
+        state["document"] = match.document(context["table"].entries)
         state["numbers"] = [row["number"] for row in context["rows"]]
     text = json.dumps(state, ensure_ascii=False).translate(ESCAPES)
     return format_html('<template id="offline-state">{}</template>', mark_safe(text))
