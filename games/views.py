@@ -38,10 +38,12 @@ DRAWN_SECONDS = 600  # how long a drawn page or live update is kept (boards: see
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"  # filled in per phone
 ENTRY_KEY_LENGTH = 40
-# The boards this worker drew last, kept as they are (the cache would copy each in and out): a
-# board never changes once drawn, a save plays its round on a fork of the table. Weighed in
-# rounds, which a board's memory grows with: 10,000 are about 50 MB (Gongzhu's 5 KB a round).
-BOARDS = cachetools.LRUCache(maxsize=10_000, getsizeof=lambda drawn: 1 + len(drawn["rows"]))
+# The board of each match this worker drew last, with its version, kept as it is (the cache
+# would copy it in and out): a board never changes once drawn, a save plays its round on a fork
+# of the table. One per match, its latest version: phones ask for nothing else, and fewer
+# objects kept make the garbage collector's passes shorter. Weighed in rounds, which a board's
+# memory grows with: 10,000 are about 50 MB (Gongzhu's 5 KB a round).
+BOARDS = cachetools.LRUCache(maxsize=10_000, getsizeof=lambda kept: 1 + len(kept[1]["rows"]))
 BOARDS_LOCK = threading.Lock()
 
 
@@ -221,10 +223,22 @@ def showing_all(request):
     return request.GET.get("rounds") == "all"
 
 
-@cachetools.cached(BOARDS, key=lambda match: (match.public_id, match.version), lock=BOARDS_LOCK)
 def board(match):
-    """The engine's view of the match at its current version (memoised: versions never change)."""
-    return compute_board(match)
+    """The engine's view of the match at its current version (kept: a version never changes)."""
+    with BOARDS_LOCK:
+        version, drawn = BOARDS.get(match.public_id, (None, None))
+    if version != match.version:
+        drawn = compute_board(match)
+        keep_board(match.public_id, match.version, drawn)
+    return drawn
+
+
+def keep_board(public_id, version, drawn):
+    """Keep drawn as the board of the match's version, unless a later version's is kept."""
+    with BOARDS_LOCK:
+        kept_version, _drawn = BOARDS.get(public_id, (-1, None))
+        if version > kept_version:
+            BOARDS[public_id] = (version, drawn)
 
 
 def compute_board(match):
@@ -318,8 +332,7 @@ def played_on(request, match, drawn, table, number):
         return
     numbers = [row["number"] for row in drawn["rows"]] + [number]
     made = prepared(match, numbers, match.rules, table, match.closed)
-    with BOARDS_LOCK:
-        BOARDS[(match.public_id, seen + 1)] = made
+    keep_board(match.public_id, seen + 1, made)
     match.appended = {"after": seen, "round": table.entries[-1], "number": number}  # for the phone
 
 

@@ -206,11 +206,11 @@ def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
 
 
 def test_a_kept_board_stays_as_drawn_through_previews_and_saves(client):
-    """The server keeps each version's board as it is, not a copy: a preview and a save play
-    their round on a fork of its table. Every kept board stays the one drawn from the stored
-    rounds of its version (round 2 puts Bo out)."""
+    """The server keeps the match's board as it is, not a copy: a preview and a save play
+    their round on a fork of its table. The kept board stays the one drawn from the stored
+    rounds of the match's version, through previews, saves, and a form sent again (refused,
+    after its round was played on a fork) (round 2 puts Bo out)."""
     match = new_least_score(client, threshold="25")
-    drawn = {}
 
     def as_drawn(board):
         """Everything in a board, down to the table's and each phrase's attributes."""
@@ -218,22 +218,28 @@ def test_a_kept_board_stays_as_drawn_through_previews_and_saves(client):
             board, sort_keys=True, default=lambda v: sorted(v) if isinstance(v, set) else vars(v)
         )
 
-    def kept_boards_stay_as_drawn():
+    def kept_board():
+        """The kept board, checked against one drawn afresh from the stored rounds."""
         match.refresh_from_db()
-        drawn.setdefault(match.version, as_drawn(views.compute_board(match)))
-        kept = {v: as_drawn(b) for (id_, v), b in views.BOARDS.items() if id_ == match.public_id}
-        assert kept == {v: drawn[v] for v in kept}
-        return kept
+        version, board = views.BOARDS[match.public_id]
+        assert version == match.version
+        assert as_drawn(board) == as_drawn(views.compute_board(match))
+        return board
 
+    create = reverse("round_create", args=[match.public_id])
     for declarer, *hands in ((0, 7, 15, 20), (1, 9, 5, 4), (2, 14, "", 3)):
         form = {"declarer": str(declarer), "version": str(match.version)}
         form.update({f"hand-{seat}": str(hand) for seat, hand in enumerate(hands)})
         client.get(reverse("match", args=[match.public_id]))
         client.post(reverse("round_preview", args=[match.public_id]), form)
-        assert match.version in kept_boards_stay_as_drawn()
-        client.post(reverse("round_create", args=[match.public_id]), form, HTTP_HX_REQUEST="true")
-        assert match.version in kept_boards_stay_as_drawn()
-    assert json.loads(drawn[match.version])["table"]["out"] == {"1": 2}
+        kept_board()
+        client.post(create, form, HTTP_HX_REQUEST="true")
+        saved_version = match.version + 1
+        kept_board()
+        client.post(create, form, HTTP_HX_REQUEST="true")  # the same form again: refused
+        kept_board()
+        assert match.version == saved_version
+    assert kept_board()["table"].out == {1: 2}
 
 
 @pytest.mark.parametrize(
@@ -253,3 +259,14 @@ def test_a_wrong_method_is_refused(client, method, name, args, allowed):
     post_round(client, match, 0, 7, 15, 20)
     assert refuses(client, method, reverse(name, args=[match.public_id, *args]), allowed)
     assert Round.objects.count() == 1
+
+
+def test_a_board_kept_is_never_replaced_by_an_older_versions(client):
+    """A request that read the match before another phone's save draws the older version's
+    board; it does not push out the newer one already kept."""
+    match = new_least_score(client)
+    views.keep_board(match.public_id, 5, {"rows": ["newer"]})
+    views.keep_board(match.public_id, 4, {"rows": ["older"]})
+    assert views.BOARDS[match.public_id] == (5, {"rows": ["newer"]})
+    views.keep_board(match.public_id, 6, {"rows": ["latest"]})
+    assert views.BOARDS[match.public_id] == (6, {"rows": ["latest"]})
