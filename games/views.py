@@ -292,8 +292,6 @@ def round_create(request, public_id):
     """Save the next round if the engine accepts the whole match with it."""
     match = get_match(public_id)
     key = request.POST.get("entry_key", "")[:ENTRY_KEY_LENGTH]
-    if earlier := match.saved_entry(key):
-        return retried(request, match, earlier, key)
     drawn = board(match)
     table = drawn["table"].fork()  # the new round is played on it, the board stays as it is
     entry = match.rules.entry_from_form(dict(request.POST.lists()), table)
@@ -302,8 +300,6 @@ def round_create(request, public_id):
         try:
             number = match.append_round(entry, key, seen_version(request))
         except (Conflict, IntegrityError):
-            if earlier := match.saved_entry(key):  # its twin, posted at the same time, landed
-                return retried(request, match, earlier, key)
             error = conflict_message(request, match)
         except DatabaseError:
             error = _(
@@ -312,15 +308,19 @@ def round_create(request, public_id):
             )
         else:
             played_on(request, match, drawn, table, number)
-    if error:
-        match.refresh_from_db()
-        return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
-    return saved(request, match)
+            return saved(request, match)
+    # Refused: a form whose entry is stored already (its first answer was lost, or its twin
+    # posted at the same time landed first) is answered as a retry, not with the refusal.
+    if earlier := match.saved_entry(key):
+        return retried(request, match, earlier, key)
+    match.refresh_from_db()
+    return render_match(request, match, entry=entry, error=error, status=422, entry_key=key)
 
 
 def played_on(request, match, drawn, table, number):
     """Keep the board of the version a save made, from the table its round (stored as number)
-    was played on; the answer tells the phone's offline state just that round.
+    was played on, and bring match to that version; the answer tells the phone's offline state
+    just that round.
 
     A save from a form that names its version is stored only while the match is still at it,
     the version the board was drawn for: the new version holds exactly the board's rounds and
@@ -329,10 +329,12 @@ def played_on(request, match, drawn, table, number):
     """
     seen = seen_version(request)
     if seen is None or seen != match.version:
+        match.refresh_from_db()  # the version the save made, and any change before it
         return
     numbers = [row["number"] for row in drawn["rows"]] + [number]
     made = prepared(match, numbers, match.rules, table, match.closed)
     keep_board(match.public_id, seen + 1, made)
+    match.version = seen + 1
     match.appended = {"after": seen, "round": table.entries[-1], "number": number}  # for the phone
 
 
@@ -354,6 +356,7 @@ def retried(request, match, earlier, key):
     if request.POST.get("change") == str(earlier.number):
         error = edit_round(request, match, stored, position, entry)
         if error is None:
+            match.refresh_from_db()
             return saved(request, match)
     else:
         error = _(
@@ -379,9 +382,9 @@ def next_round_error(match, table, entry):
 
 
 def saved(request, match):
-    """After a change: the fresh match body for htmx, a redirect for a plain form."""
+    """After a change (match as it now stands): the match body for htmx, a redirect for a plain
+    form."""
     if request.htmx:
-        match.refresh_from_db()
         return render_match(request, match)
     return redirect("match", public_id=match.public_id)
 

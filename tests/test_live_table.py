@@ -118,6 +118,33 @@ def test_a_retried_save_is_stored_once(client, match):
     assert Round.objects.count() == 1
 
 
+@pytest.mark.parametrize("then", ["its round ended the match", "the match was closed"])
+def test_a_retried_save_is_told_saved_when_the_match_takes_no_more_rounds(client, match, then):
+    """The first save landed but its answer was lost; the match then took no more rounds: the
+    retry is told it was saved, not refused (nothing is stored twice)."""
+    match.options = {"threshold": 25, "end": "first_out"}
+    match.save()
+    bo_out = then == "its round ended the match"
+    form = {
+        "declarer": "0",
+        "hand-0": "1",
+        "hand-1": "30" if bo_out else "3",
+        "hand-2": "2",
+        "version": "0",
+        "entry_key": "key-1",
+    }
+    url = reverse("round_create", args=[match.public_id])
+    assert client.post(url, form).status_code == 302
+    if not bo_out:
+        client.post(reverse("match_close", args=[match.public_id]), {"closed": "1"})
+    retry = client.post(url, form, HTTP_HX_REQUEST="true")
+    page = retry.content.decode()
+    assert retry.status_code == 200
+    assert 'class="error"' not in page
+    assert ("Ann won" in visible(page)) if bo_out else ("Closed by hand" in visible(page))
+    assert Round.objects.count() == 1
+
+
 def test_history_records_entering_changing_deleting_and_restoring(client, match):
     post_round(client, match, 0, [7, 15, 20])
     post_round(client, match, 2, [10, 12, 3])

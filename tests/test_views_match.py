@@ -39,6 +39,25 @@ def test_the_match_page_needs_the_same_queries_for_2_and_20_rounds(
         client.get(reverse("match", args=[match.public_id]))
 
 
+def test_a_save_from_a_phone_needs_the_same_queries_for_2_and_20_rounds(
+    client, django_assert_num_queries
+):
+    """A save from the match page's form (htmx, naming its version): the match, the write
+    (the version moved on, the series asked, the last number, the round and its history) in
+    one transaction; the answer is drawn from the board the round was played on."""
+    match = new_least_score(client, threshold="1000")
+    for rounds in (2, 20):
+        while Round.objects.count() < rounds - 1:
+            post_round(client, match, 0, 1, 15, 20)
+        match.refresh_from_db()
+        client.get(reverse("match", args=[match.public_id]))  # the phone's page: its board
+        with django_assert_num_queries(8):  # 6 and the savepoint of the test's transaction
+            saved = post_round(
+                client, match, 0, 1, 15, 20, version=match.version, HTTP_HX_REQUEST="true"
+            )
+        assert saved.status_code == 200 and Round.objects.count() == rounds
+
+
 def test_a_long_match_shows_its_latest_rounds_and_every_one_on_request(client):
     match = new_least_score(client, threshold="1000")
     Round.objects.bulk_create(

@@ -21,8 +21,11 @@ def new_least_score(client, **options):
     return Match.objects.get()
 
 
-def post_round(client, match, declarer, *hands, **headers):
+def post_round(client, match, declarer, *hands, version=None, **headers):
+    """A Least Score round saved from a form (naming the version it was drawn from, if given)."""
     form = {"declarer": str(declarer)}
+    if version is not None:
+        form["version"] = str(version)
     form.update({f"hand-{seat}": str(hand) for seat, hand in enumerate(hands)})
     return client.post(reverse("round_create", args=[match.public_id]), form, **headers)
 
