@@ -7,7 +7,7 @@ import threading
 from contextlib import contextmanager
 
 from django.db import connection, models, transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, Q
 
 from games import rules
 
@@ -123,15 +123,31 @@ class Match(models.Model):
         """Move the match to its next version if it is still at seen (None: whatever it is now).
 
         The other matches of its series move on too: their screens show this one's result.
+        Every save asks this, so as version_of, in plain queries.
         """
-        versions = Match.objects.filter(pk=self.pk)
-        if seen is not None:
-            versions = versions.filter(version=seen)
-        if not versions.update(version=F("version") + 1):
-            raise Conflict
-        if self.rematch_of_id is not None or self.rematches.exists():
-            others = [m.pk for m in self.series() if m.pk != self.pk]
-            Match.objects.filter(pk__in=others).update(version=F("version") + 1)
+        table = Match._meta.db_table
+        moved = f"UPDATE {table} SET version = version + 1 WHERE id = %s"
+        with connection.cursor() as cursor:
+            if seen is None:
+                cursor.execute(moved, [self.pk])
+            else:
+                cursor.execute(moved + " AND version = %s", [self.pk, seen])
+            if not cursor.rowcount:
+                raise Conflict
+            if self.rematch_of_id is None:
+                cursor.execute(f"SELECT 1 FROM {table} WHERE rematch_of_id = %s LIMIT 1", [self.pk])
+                if cursor.fetchone() is None:
+                    return  # no series
+        others = [m.pk for m in self.series() if m.pk != self.pk]
+        Match.objects.filter(pk__in=others).update(version=F("version") + 1)
+
+    def last_number(self):
+        """The highest number of the match's rounds, deleted ones too (0 before the first)."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT MAX(number) FROM {Round._meta.db_table} WHERE match_id = %s", [self.pk]
+            )
+            return cursor.fetchone()[0] or 0
 
     def append_round(self, entry, key, seen):
         """Store entry as the next round, only if the match is still at version seen; its number.
@@ -141,8 +157,8 @@ class Match(models.Model):
         """
         with writing():
             self.claim_version(seen)
-            last = self.rounds.aggregate(last=Max("number"))["last"] or 0
-            stored = Round.objects.create(match=self, number=last + 1, entry=entry, entry_key=key)
+            number = self.last_number() + 1
+            stored = Round.objects.create(match=self, number=number, entry=entry, entry_key=key)
             RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
         return stored.number
 
