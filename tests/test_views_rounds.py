@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games import views
-from games.models import Round
+from games.models import Match, Round
 from tests.html import visible
 from tests.views import new_least_score, nothing_kept, post_round, refuses
 
@@ -135,6 +135,20 @@ def test_scoreboard_rows_kept_from_earlier_versions_are_the_ones_drawn_afresh(cl
     client.post(reverse("round_delete", args=[match.public_id, 2]))
     scorer, watcher = rows()
     assert scorer == watcher == ["0", "3", "13", "31", "3", "13"]
+
+
+def test_a_row_kept_for_one_match_is_never_drawn_in_another(client):
+    """Two matches with the same rounds: each scoreboard's rows edit its own match's rounds."""
+    first = new_least_score(client)
+    second = Match.objects.create(game=first.game, players=first.players, options=first.options)
+    for match in (first, second):
+        post_round(client, match, 0, 7, 15, 20)
+    for match in (first, second):
+        page = client.get(reverse("match", args=[match.public_id])).content.decode()
+        rows = page.split("<tbody>")[1].split("</tbody>")[0]
+        assert re.findall(r'href="([^"]+)"', rows) == [
+            reverse("round_edit", args=[match.public_id, 1])
+        ]
 
 
 def test_an_edit_that_breaks_a_later_round_is_refused(client):

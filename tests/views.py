@@ -5,11 +5,13 @@ from django.urls import reverse
 
 from games import views
 from games.models import Match
+from games.templatetags import kept
 
 
 def nothing_kept():
     """Forget what the server keeps between requests: drawn pieces and boards."""
     cache.clear()
+    kept.forget()
     with views.BOARDS_LOCK:
         views.BOARDS.clear()
 

@@ -68,6 +68,7 @@ def setup(root):
                         "records": "games.templatetags.records",
                         "least_score": "games.templatetags.least_score",
                         "offline": "games.templatetags.offline",
+                        "kept": "games.templatetags.kept",
                     }
                 },
             }
