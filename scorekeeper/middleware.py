@@ -120,6 +120,10 @@ class ContentSecurityPolicy(CSPMiddleware):
         return response
 
 
+# The query of a live check as the page asks it (static/app.js): any other goes to the view.
+LIVE_QUERY = re.compile(r"v=(?P<version>[0-9]{1,12})(&rounds=all)?")
+
+
 def live_check(get_response):
     """A live check that finds nothing new, answered before the rest of the stack.
 
@@ -129,7 +133,8 @@ def live_check(get_response):
     is given here, right after SecurityMiddleware, by the view's own single query, with the
     headers the rest of the stack gives it (X-Frame-Options, the CSP). Anything else (another
     version, an unknown link or a score link's check asked with a watch link, a Host not
-    allowed, a body, another method, a database in trouble) goes on to the whole stack.
+    allowed, a body, another method, another query, a database in trouble) goes on to the whole
+    stack.
     """
     from django.core.exceptions import DisallowedHost
     from django.db import DatabaseError
@@ -148,11 +153,12 @@ def live_check(get_response):
         return (link, found.kwargs[link]) if link in found.kwargs else None
 
     def middleware(request):
+        seen = LIVE_QUERY.fullmatch(request.META.get("QUERY_STRING", ""))
         if (
-            request.method != "GET"
+            seen is None
+            or request.method != "GET"
             or "live/" not in request.path_info
             or request.META.get("CONTENT_LENGTH") not in (None, "", "0")
-            or "v" not in request.GET
         ):
             return get_response(request)
         found = asked(request.path_info)
@@ -164,7 +170,7 @@ def live_check(get_response):
         except (DisallowedHost, DatabaseError):
             return get_response(request)  # refused by the whole stack, with its error page
         policy = csp_header()
-        if version is None or request.GET["v"] != str(version) or not policy:
+        if version is None or seen["version"] != str(version) or not policy:
             return get_response(request)
         response = HttpResponse(status=204)
         response["X-Frame-Options"] = getattr(settings, "X_FRAME_OPTIONS", "DENY").upper()

@@ -80,6 +80,22 @@ def test_the_live_check_is_one_query(client, match, django_assert_num_queries):
         client.get(reverse("live", args=[match.watch_id]), {"v": match.version})
 
 
+@pytest.mark.parametrize("shown", ["", "&rounds=all"])
+def test_the_live_check_as_a_phone_asks_it_is_answered_before_the_rest_of_the_stack(
+    client, match, shown
+):
+    """The query the page sends is answered early (before the language is chosen), with the
+    strict headers; the same check asked otherwise still gets its 204 from the view."""
+    for name, token in [("live", match.watch_id), ("score_live", match.public_id)]:
+        url = reverse(name, args=[token])
+        early = client.get(f"{url}?v={match.version}{shown}")
+        assert early.status_code == 204 and "Content-Language" not in early
+        assert early["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in early["Content-Security-Policy"]
+        late = client.get(f"{url}?{shown[1:]}&v={match.version}")
+        assert late.status_code == 204 and "Content-Language" in late
+
+
 def test_a_save_from_a_stale_form_is_refused_and_keeps_what_was_typed(client, match):
     stale_version = match.version
     post_round(client, match, 0, [7, 15, 20])  # another phone saves round 1
