@@ -23,8 +23,8 @@ def forget():
 
 
 def hashable(value):
-    """value as a dictionary key: lists as tuples, all the way down."""
-    return tuple(map(hashable, value)) if isinstance(value, list | tuple) else value
+    """value as a dictionary key: a list as a tuple (of its items, lists as tuples too)."""
+    return tuple(map(hashable, value)) if isinstance(value, list) else value
 
 
 class KeptNode(template.Node):
