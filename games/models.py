@@ -56,6 +56,16 @@ def writing():
         yield
 
 
+def first_value(sql, *params):
+    """The first column of the first row sql finds, or None: a plain query, for the few that
+    every phone or save asks, where the ORM spends more time building one than the database
+    spends answering it."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
 class Conflict(Exception):
     """Another phone changed the match since its form was drawn."""
 
@@ -95,10 +105,7 @@ class Match(models.Model):
         """
         if link not in ("public_id", "watch_id"):
             raise ValueError(link)
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT version FROM {cls._meta.db_table} WHERE {link} = %s", [token])
-            row = cursor.fetchone()
-        return row[0] if row else None
+        return first_value(f"SELECT version FROM {cls._meta.db_table} WHERE {link} = %s", token)
 
     @property
     def rules(self):
@@ -125,8 +132,7 @@ class Match(models.Model):
         The other matches of its series move on too: their screens show this one's result.
         Every save asks this, so as version_of, in plain queries.
         """
-        table = Match._meta.db_table
-        moved = f"UPDATE {table} SET version = version + 1 WHERE id = %s"
+        moved = f"UPDATE {Match._meta.db_table} SET version = version + 1 WHERE id = %s"
         with connection.cursor() as cursor:
             if seen is None:
                 cursor.execute(moved, [self.pk])
@@ -134,20 +140,19 @@ class Match(models.Model):
                 cursor.execute(moved + " AND version = %s", [self.pk, seen])
             if not cursor.rowcount:
                 raise Conflict
-            if self.rematch_of_id is None:
-                cursor.execute(f"SELECT 1 FROM {table} WHERE rematch_of_id = %s LIMIT 1", [self.pk])
-                if cursor.fetchone() is None:
-                    return  # no series
-        others = [m.pk for m in self.series() if m.pk != self.pk]
-        Match.objects.filter(pk__in=others).update(version=F("version") + 1)
+        if self.rematch_of_id is not None or self.has_rematch():
+            others = [m.pk for m in self.series() if m.pk != self.pk]
+            Match.objects.filter(pk__in=others).update(version=F("version") + 1)
+
+    def has_rematch(self):
+        """Whether a rematch of this match was started."""
+        sql = f"SELECT 1 FROM {Match._meta.db_table} WHERE rematch_of_id = %s LIMIT 1"
+        return first_value(sql, self.pk) is not None
 
     def last_number(self):
         """The highest number of the match's rounds, deleted ones too (0 before the first)."""
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT MAX(number) FROM {Round._meta.db_table} WHERE match_id = %s", [self.pk]
-            )
-            return cursor.fetchone()[0] or 0
+        sql = f"SELECT MAX(number) FROM {Round._meta.db_table} WHERE match_id = %s"
+        return first_value(sql, self.pk) or 0
 
     def append_round(self, entry, key, seen):
         """Store entry as the next round, only if the match is still at version seen; its number.
