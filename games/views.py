@@ -344,6 +344,7 @@ def retried(request, match, earlier, key):
     The same entry again is simply saved. A changed one is never dropped in silence: the phone
     is told, keeps what it typed, and may put it in the stored round's place ("change").
     """
+    match.refresh_from_db()  # it was read before its first copy landed, maybe
     stored = list(match.live_rounds())
     if earlier.deleted is not None:
         return saved(request, match)

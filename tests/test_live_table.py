@@ -134,6 +134,31 @@ def test_a_retried_save_is_stored_once(client, match):
     assert Round.objects.count() == 1
 
 
+@pytest.mark.parametrize("first_copy", ["stored", "stored, then deleted"])
+def test_a_copy_of_a_save_that_read_the_match_before_its_twin_landed_shows_the_match_now(
+    client, match, monkeypatch, first_copy
+):
+    """Two copies of one htmx save (a double tap, a resend) race: the second read the match
+    before the first stored the round. It is answered as a retry with the scoreboard as it
+    is now, and its form is for the round after, never the screen from before the save."""
+    before = Match.objects.get()
+    form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20", "version": "0"}
+    post_round(client, match, 0, [7, 15, 20], entry_key="key-1")
+    if first_copy == "stored, then deleted":
+        client.post(reverse("round_delete", args=[match.public_id, 1]), {"version": "1"})
+    monkeypatch.setattr("games.views.get_match", lambda public_id: before)
+    url = reverse("round_create", args=[match.public_id])
+    twin = client.post(url, {**form, "entry_key": "key-1"}, HTTP_HX_REQUEST="true")
+    page = twin.content.decode()
+    now = Match.objects.get()
+    assert twin.status_code == 200 and 'class="error"' not in page
+    assert f'name="version" value="{now.version}"' in page
+    assert f"v={now.version}" in page
+    totals = page.split("<tfoot>")[1].split("</tfoot>")[0]
+    assert totals == totals_on_page(client, now)
+    assert Round.objects.count() == 1
+
+
 @pytest.mark.parametrize("then", ["its round ended the match", "the match was closed"])
 def test_a_retried_save_is_told_saved_when_the_match_takes_no_more_rounds(client, match, then):
     """The first save landed but its answer was lost; the match then took no more rounds: the
