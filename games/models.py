@@ -7,7 +7,7 @@ import threading
 from contextlib import contextmanager
 
 from django.db import connection, models, transaction
-from django.db.models import F, Q
+from django.db.models import F, FilteredRelation, Q
 
 from games import rules
 
@@ -125,6 +125,24 @@ class Match(models.Model):
     def live_rounds(self):
         """The rounds in play order, without deleted ones."""
         return self.rounds.filter(deleted=None)
+
+    def rounds_now(self):
+        """(number, entry) of the live rounds in play order, read in one statement with the
+        match's version and closed flag, which are brought to what the rounds were read with:
+        a change landing meanwhile is never drawn under the version before it."""
+        live = FilteredRelation("rounds", condition=Q(rounds__deleted=None))
+        rows = (
+            Match.objects.filter(pk=self.pk)
+            .annotate(live=live)
+            .order_by("live__number")
+            .values_list("version", "closed", "live__number", "live__entry")
+        )
+        stored = []
+        for version, closed, number, entry in rows:
+            self.version, self.closed = version, closed
+            if number is not None:  # a match with no rounds: one row, without a round
+                stored.append((number, entry))
+        return stored
 
     def claim_version(self, seen):
         """Move the match to its next version if it is still at seen (None: whatever it is now).

@@ -242,8 +242,9 @@ def keep_board(public_id, version, drawn):
 
 
 def compute_board(match):
-    """Replay the stored rounds and prepare what the screen draws of them."""
-    stored = list(match.live_rounds().values_list("number", "entry"))
+    """Replay the stored rounds and prepare what the screen draws of them (match is brought to
+    the version they were read at)."""
+    stored = match.rounds_now()
     game, table, closed = rules.replay(match.document([entry for _number, entry in stored]))
     return prepared(match, [number for number, _entry in stored], game, table, closed)
 

@@ -256,6 +256,28 @@ def test_a_kept_board_stays_as_drawn_through_previews_and_saves(client):
     assert kept_board()["table"].out == {1: 2}
 
 
+@pytest.mark.parametrize("change", ["a round saved", "a round deleted", "the match closed"])
+def test_a_board_is_kept_as_the_version_its_rounds_were_read_at(client, change):
+    """A phone's request read the match, then another phone changed it before the rounds were
+    read: the board is drawn and kept as the new version, never as the one before it."""
+    match = new_least_score(client, threshold="1000")
+    post_round(client, match, 0, 7, 15, 20)
+    read_before = Match.objects.get()
+    if change == "a round saved":
+        post_round(client, match, 1, 9, 5, 4)
+    elif change == "a round deleted":
+        client.post(reverse("round_delete", args=[match.public_id, 1]))
+    else:
+        client.post(reverse("match_close", args=[match.public_id]), {"closed": "1"})
+    views.BOARDS.pop(match.public_id, None)  # a worker that has not drawn this version
+    drawn = views.board(read_before)
+    now = Match.objects.get()
+    assert (read_before.version, read_before.closed) == (now.version, now.closed)
+    assert views.BOARDS[match.public_id][0] == now.version
+    assert [row["number"] for row in drawn["rows"]] == [r.number for r in now.live_rounds()]
+    assert drawn["result"]["finished"] == now.closed
+
+
 @pytest.mark.parametrize(
     "method, name, args, allowed",
     [
