@@ -13,7 +13,6 @@ import threading
 
 import cachetools
 import segno
-from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
@@ -45,6 +44,10 @@ ENTRY_KEY_LENGTH = 40
 # memory grows with: 10,000 are about 50 MB (Gongzhu's 5 KB a round).
 BOARDS = cachetools.LRUCache(maxsize=10_000, getsizeof=lambda kept: 1 + len(kept[1]["rows"]))
 BOARDS_LOCK = threading.Lock()
+# Each page and live update drawn for a match version, kept as it is (the cache would unpickle
+# it for every phone), weighed in bytes: 32 MB at most per worker, none past DRAWN_SECONDS.
+DRAWN = cachetools.TTLCache(maxsize=32 * 2**20, ttl=DRAWN_SECONDS, getsizeof=DrawnPage.size)
+DRAWN_LOCK = threading.Lock()
 
 
 @require_GET
@@ -113,15 +116,32 @@ def drawn_page(request, link, token, version):
     the page may hold is decided by link alone: a watch token never yields a page drawn for a
     scorer.
     """
-    key = f"page:{link}:{token}:{version}:{get_language()}:{showing_all(request)}"
-    page = cache.get(key)
+    key = drawing_key("page", link, token, version, request)
+    page = kept_drawing(key)
     if page is None:
         match = Match.objects.get(**{link: token})
         context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
         html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
         page = DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
-        cache.set(key, page, DRAWN_SECONDS)
+        keep_drawing(key, page)
     return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
+
+
+def drawing_key(kind, link, token, version, request):
+    """What a page or a live update (kind) drawn for a match version is kept under."""
+    return (kind, link, token, version, get_language(), showing_all(request))
+
+
+def kept_drawing(key):
+    """The DrawnPage kept under key, or None."""
+    with DRAWN_LOCK:
+        return DRAWN.get(key)
+
+
+def keep_drawing(key, page):
+    """Keep page under key, as it is."""
+    with DRAWN_LOCK:
+        DRAWN[key] = page
 
 
 def new_entry_key():
@@ -162,13 +182,13 @@ def live_news(request, link, token, version=None):
         raise Http404(_("There is no such match."))
     if request.GET.get("v", "") == str(version):
         return HttpResponse(status=204)
-    key = f"live:{link}:{token}:{{}}:{get_language()}:{showing_all(request)}"
-    page = cache.get(key.format(version))
+    page = kept_drawing(drawing_key("live", link, token, version, request))
     if page is None:
         match = Match.objects.get(**{link: token})
         context = scoreboard(match, link == "public_id", show_all=showing_all(request))
         page = DrawnPage(render_to_string("games/partials/live.html", context, request))
-        cache.set(key.format(match.version), page, DRAWN_SECONDS)  # the version drawn
+        drawn_for = drawing_key("live", link, token, match.version, request)  # the version drawn
+        keep_drawing(drawn_for, page)
     return page.response(request, {})
 
 

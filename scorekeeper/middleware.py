@@ -218,6 +218,10 @@ class DrawnPage:
             )
             before += piece + (b"" if last else b"\xff" * self.lengths[k])
 
+    def size(self):
+        """The bytes it keeps."""
+        return sum(map(len, self.pieces)) + sum(map(len, self.deflated))
+
     def response(self, request, values):
         """The page with values[slot] in each slot: gzip-compressed when the phone accepts it."""
         filled = [values[slot].encode() for slot in self.slots]

@@ -85,6 +85,8 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     screenshot(page, "six-nimmt-error")
     page.locator("input[name=bullheads-3]").fill("8")
     save(page)
+    expect(page.locator("#entry .error")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
     expect_totals(page, "7", "22", "16", "57")
     expect(page.locator(".status")).to_contain_text("Dee has 57 bullheads, 9 below the limit of 66")
 

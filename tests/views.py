@@ -14,6 +14,8 @@ def nothing_kept():
     kept.forget()
     with views.BOARDS_LOCK:
         views.BOARDS.clear()
+    with views.DRAWN_LOCK:
+        views.DRAWN.clear()
 
 
 def new_least_score(client, **options):
