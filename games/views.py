@@ -377,15 +377,14 @@ def retried(request, match, earlier, key):
         return saved(request, match)
     if request.POST.get("change") == str(earlier.number):
         error = edit_round(request, match, stored, position, entry)
+        match.refresh_from_db()  # moved on by the edit, or by the phone it lost to
         if error is None:
-            match.refresh_from_db()
             return saved(request, match)
     else:
         error = _(
             "Round %(number)s was already saved from this form, with other values. What "
             "you typed now is below: tap “Change round %(number)s” to put it in its place."
         ) % {"number": position + 1}
-    match.refresh_from_db()
     change = {"number": earlier.number, "position": position + 1}
     return render_match(
         request, match, entry=entry, error=error, status=422, entry_key=key, change=change
