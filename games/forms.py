@@ -156,3 +156,31 @@ class NewMatchForm(forms.Form):
                 value = [int(n) for n in re.split(r"[\s,]+", value) if n]
             chosen[option.name] = value
         return chosen
+
+
+# The fields of a round's form that are not the round itself.
+ROUND_META = ("csrfmiddlewaretoken", "entry_key", "version", "round", "change")
+ENTRY_KEY_LENGTH = 40
+
+
+class RoundForm(forms.Form):
+    """One reading of a round's POST, for a save, a preview or a change: what the table typed
+    (the game reads it into a round entry), the form's entry key, and the version of the match
+    it was drawn from."""
+
+    entry_key = forms.CharField(required=False, strip=False)
+    version = forms.IntegerField(required=False, min_value=0, max_value=10**12)
+    round = forms.IntegerField(required=False, min_value=1, max_value=10**6)
+    change = forms.IntegerField(required=False, min_value=1, max_value=10**9)
+
+    def __init__(self, game, data):
+        super().__init__(data)
+        self.game = game
+        self.typed = {name: data.getlist(name) for name in data if name not in ROUND_META}
+
+    def clean_entry_key(self):
+        return self.cleaned_data["entry_key"][:ENTRY_KEY_LENGTH]
+
+    def entry(self, table):
+        """The round entry the game reads from what was typed, for the table before it."""
+        return self.game.entry_from_form(self.typed, table)

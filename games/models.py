@@ -1,78 +1,52 @@
-"""What the table entered, nothing derived: a match, its rounds as typed, and their history."""
+"""What the table entered, nothing derived: a match, its rounds as typed, and their history.
 
-import fcntl
-import os
+Every change to a match (a round saved, changed, deleted or restored, closing, a rematch) is one
+method here: it takes the write lock, reads the match and its rounds under it, asks the engine,
+and writes, all in one transaction. No rule is checked against anything read outside it.
+"""
+
 import secrets
-import threading
 from contextlib import contextmanager
 
-from django.db import connection, models, transaction
-from django.db.models import F, FilteredRelation, Q
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.utils import timezone
 
 from games import rules
+from games.memo import board, keep_board
+from games.screen import next_numbers, next_round, table_before
 
 MAX_ROUNDS = rules.MAX_ROUNDS
-
-
-# SQLite lets one writer in at a time and makes the others sleep and retry with growing sleeps
-# (up to 100 ms a try). Writers queue instead: the threads of a worker on a lock, the workers on
-# a file lock beside the database, which wakes the next one the moment it is let go.
-SQLITE_WRITER = threading.RLock()
-LOCK_FILES = {}  # (process id, database file) -> the open lock file
-
-
-def lock_file(database):
-    """This process's own lock file for database (a file opened before a fork would be shared)."""
-    key = (os.getpid(), str(database))
-    if key not in LOCK_FILES:
-        LOCK_FILES[key] = open(f"{database}.writer", "a")  # noqa: SIM115 (kept open)
-    return LOCK_FILES[key]
-
-
-@contextmanager
-def sqlite_writer():
-    """Hold the write turn of every worker on this machine (held already inside a transaction)."""
-    database = connection.settings_dict["NAME"]
-    with SQLITE_WRITER:
-        if connection.in_atomic_block or connection.creation.is_in_memory_db(database):
-            yield
-            return
-        held = lock_file(database)
-        fcntl.flock(held, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(held, fcntl.LOCK_UN)
-
-
-@contextmanager
-def writing():
-    """A transaction that changes the match; on SQLite, one writer on the machine at a time."""
-    if connection.vendor != "sqlite":
-        with transaction.atomic():
-            yield
-        return
-    with sqlite_writer(), transaction.atomic():
-        yield
-
-
-def first_value(sql, *params):
-    """The first column of the first row sql finds, or None: a plain query, for the few that
-    every phone or save asks, where the ORM spends more time building one than the database
-    spends answering it."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return row[0] if row else None
 
 
 class Conflict(Exception):
     """Another phone changed the match since its form was drawn."""
 
 
+class Refused(Exception):
+    """The engine refuses the change: args[0] is its RulesError."""
+
+    @property
+    def error(self):
+        return self.args[0]
+
+
+class AlreadySaved(Exception):
+    """A form whose entry key is stored already (a retried save): args[0] is that round."""
+
+    @property
+    def stored(self):
+        return self.args[0]
+
+
 def new_token():
     """A long random capability token for a link: not guessable, not sequential."""
     return secrets.token_urlsafe(18)
+
+
+def entry_for(read_entry, table):
+    """The round entry: read_entry itself, or what it makes of the table before the round."""
+    return read_entry(table) if callable(read_entry) else read_entry
 
 
 class Match(models.Model):
@@ -98,14 +72,8 @@ class Match(models.Model):
 
     @classmethod
     def version_of(cls, link, token):
-        """The version of the match whose link ("public_id" or "watch_id") is token, or None.
-
-        Every phone on a match asks this every few seconds, so it is one plain query: the ORM
-        would spend more time building it (and the match) than the database spends answering.
-        """
-        if link not in ("public_id", "watch_id"):
-            raise ValueError(link)
-        return first_value(f"SELECT version FROM {cls._meta.db_table} WHERE {link} = %s", token)
+        """The version of the match whose link ("public_id" or "watch_id") is token, or None."""
+        return cls.objects.filter(**{link: token}).values_list("version", flat=True).first()
 
     @property
     def rules(self):
@@ -127,90 +95,23 @@ class Match(models.Model):
         return self.rounds.filter(deleted=None)
 
     def rounds_now(self):
-        """(number, entry) of the live rounds in play order, read in one statement with the
-        match's version and closed flag, which are brought to what the rounds were read with:
-        a change landing meanwhile is never drawn under the version before it."""
-        live = FilteredRelation("rounds", condition=Q(rounds__deleted=None))
+        """((number, entry) of each live round in play order, the highest number stored), read
+        in one statement with the match's version and closed flag, which are brought to what
+        the rounds were read with: a change landing meanwhile is never drawn under the version
+        before it. Deleted rounds count for the highest number only (it is never used again)."""
         rows = (
             Match.objects.filter(pk=self.pk)
-            .annotate(live=live)
-            .order_by("live__number")
-            .values_list("version", "closed", "live__number", "live__entry")
+            .order_by("rounds__number")
+            .values_list("version", "closed", "rounds__number", "rounds__entry", "rounds__deleted")
         )
-        stored = []
-        for version, closed, number, entry in rows:
+        stored, last = [], 0
+        for version, closed, number, entry, deleted in rows:
             self.version, self.closed = version, closed
             if number is not None:  # a match with no rounds: one row, without a round
-                stored.append((number, entry))
-        return stored
-
-    def claim_version(self, seen):
-        """Move the match to its next version if it is still at seen (None: whatever it is now).
-
-        The other matches of its series move on too: their screens show this one's result.
-        Every save asks this, so as version_of, in plain queries.
-        """
-        moved = f"UPDATE {Match._meta.db_table} SET version = version + 1 WHERE id = %s"
-        with connection.cursor() as cursor:
-            if seen is None:
-                cursor.execute(moved, [self.pk])
-            else:
-                cursor.execute(moved + " AND version = %s", [self.pk, seen])
-            if not cursor.rowcount:
-                raise Conflict
-        if self.rematch_of_id is not None or self.has_rematch():
-            others = [m.pk for m in self.series() if m.pk != self.pk]
-            Match.objects.filter(pk__in=others).update(version=F("version") + 1)
-
-    def has_rematch(self):
-        """Whether a rematch of this match was started."""
-        sql = f"SELECT 1 FROM {Match._meta.db_table} WHERE rematch_of_id = %s LIMIT 1"
-        return first_value(sql, self.pk) is not None
-
-    def last_number(self):
-        """The highest number of the match's rounds, deleted ones too (0 before the first)."""
-        sql = f"SELECT MAX(number) FROM {Round._meta.db_table} WHERE match_id = %s"
-        return first_value(sql, self.pk) or 0
-
-    def append_round(self, entry, key, seen):
-        """Store entry as the next round, only if the match is still at version seen; its number.
-
-        Raises Conflict when another phone got there first; a key already stored (a retried
-        save) raises IntegrityError, and nothing is stored twice.
-        """
-        with writing():
-            self.claim_version(seen)
-            number = self.last_number() + 1
-            stored = Round.objects.create(match=self, number=number, entry=entry, entry_key=key)
-            RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
-        return stored.number
-
-    def change_round(self, stored_round, seen, action, **fields):
-        """Update one round and record the change in its history, if still at version seen."""
-        with writing():
-            self.claim_version(seen)
-            Round.objects.filter(pk=stored_round.pk).update(**fields)
-            stored_round.refresh_from_db()
-            RoundEvent.objects.create(round=stored_round, action=action, entry=stored_round.entry)
-
-    def set_closed(self, closing):
-        """Close the match by hand (or reopen it)."""
-        with writing():
-            self.claim_version(None)
-            Match.objects.filter(pk=self.pk).update(closed=closing)
-
-    def rematch(self):
-        """The match that follows this one (made on the first ask, the same on a second)."""
-        with writing():
-            following = self.rematches.first() or Match.objects.create(
-                game=self.game, players=self.players, options=self.options, rematch_of=self
-            )
-            self.claim_version(None)  # every screen of the series now lists the new match
-        return following
-
-    def saved_entry(self, key):
-        """The live or deleted round stored under entry key, or None."""
-        return self.rounds.filter(entry_key=key).first() if key else None
+                last = number
+                if deleted is None:
+                    stored.append((number, entry))
+        return stored, last
 
     def document(self, entries=None):
         """The spec's match document; entries replace the stored rounds when given."""
@@ -223,6 +124,104 @@ class Match(models.Model):
             "rounds": entries,
             "closed": self.closed,
         }
+
+    # ---- changes: each takes the write lock and reads what it checks under it
+
+    @contextmanager
+    def changing(self):
+        """The match as it stands, read under the write lock, in the transaction that changes
+        it; its version (and its series') moves on. self is brought to the new version."""
+        with transaction.atomic():
+            now = Match.objects.select_for_update().get(pk=self.pk)
+            yield now
+            series = [m.pk for m in now.series()] if self.in_series(now) else [now.pk]
+            Match.objects.filter(pk__in=series).update(version=F("version") + 1)
+        self.version, self.closed = now.version + 1, now.closed
+
+    def still_at(self, seen):
+        """Raise Conflict unless the match is at version seen (None: whatever it is now)."""
+        if seen is not None and seen != self.version:
+            raise Conflict
+
+    @staticmethod
+    def in_series(match):
+        """Whether the match has a rematch or is one (then its series' screens move on too)."""
+        return match.rematch_of_id is not None or match.rematches.exists()
+
+    def add_round(self, read_entry, key="", seen=None):
+        """Store the next round and return it. read_entry is the entry, or makes it from the table
+        before the round. Raises AlreadySaved for a key already stored, Conflict, Refused."""
+        with self.changing() as now:
+            if key and (earlier := now.rounds.filter(entry_key=key).first()):
+                raise AlreadySaved(earlier)
+            now.still_at(seen)
+            before = board(now)
+            entry, refusal, table = next_round(before, lambda table: entry_for(read_entry, table))
+            if refusal is not None:
+                raise Refused(refusal)
+            number = next(iter(next_numbers(before["last"], 1)))
+            stored = Round.objects.create(match=now, number=number, entry=entry, entry_key=key)
+            RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
+        keep_board(now, now.version + 1, [*before["numbers"], number], table)
+        return stored
+
+    def change_round(self, number, read_entry, seen=None):
+        """Put a new entry in place of live round number (Http404-free: Round.DoesNotExist)."""
+        with self.changing() as now:
+            now.still_at(seen)
+            stored = list(now.live_rounds())
+            position = position_of(stored, number)
+            entries = [r.entry for r in stored]
+            entry = entry_for(read_entry, table_before(now.document(entries), position))
+            entries[position] = entry
+            now.scored_with(entries)
+            stored[position].record(RoundEvent.EDITED, entry=entry)
+
+    def delete_round(self, number, seen=None):
+        """Delete live round number (it can be restored) if the rounds after it still stand."""
+        with self.changing() as now:
+            now.still_at(seen)
+            stored = list(now.live_rounds())
+            position = position_of(stored, number)
+            now.scored_with([r.entry for k, r in enumerate(stored) if k != position])
+            stored[position].record(RoundEvent.DELETED, deleted=timezone.now())
+
+    def restore_round(self, number):
+        """Put deleted round number back in its place, if the match still adds up with it."""
+        with self.changing() as now:
+            deleted = now.rounds.get(number=number, deleted__isnull=False)
+            with_it = sorted([*now.live_rounds(), deleted], key=lambda r: r.number)
+            now.scored_with([r.entry for r in with_it])
+            deleted.record(RoundEvent.RESTORED, deleted=None)
+
+    def scored_with(self, entries):
+        """Raise Refused if the match with these entries breaks a rule."""
+        try:
+            rules.score(self.document(entries))
+        except rules.RulesError as error:
+            raise Refused(error) from None
+
+    def set_closed(self, closing):
+        """Close the match by hand (or reopen it)."""
+        with self.changing() as now:
+            Match.objects.filter(pk=now.pk).update(closed=closing)
+            now.closed = closing
+
+    def rematch(self):
+        """The match that follows this one (made on the first ask, the same on a second)."""
+        with self.changing() as now:
+            following = now.rematches.first() or Match.objects.create(
+                game=now.game, players=now.players, options=now.options, rematch_of=now
+            )
+        return following
+
+
+def position_of(stored, number):
+    """The place of round number among the stored rounds (Round.DoesNotExist if none)."""
+    for position, stored_round in enumerate(stored):
+        if stored_round.number == number:
+            return position
+    raise Round.DoesNotExist
 
 
 class Round(models.Model):
@@ -251,6 +250,13 @@ class Round(models.Model):
 
     def __str__(self):
         return f"round {self.number} of {self.match_id}"
+
+    def record(self, action, **fields):
+        """Change the round's fields and write the change in its history."""
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.save(update_fields=[*fields, "updated"])
+        RoundEvent.objects.create(round=self, action=action, entry=self.entry)
 
 
 class RoundEvent(models.Model):

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import rules
+from games import rules, screen
 from games.links import get_match, on_this_phone, remember
 from games.models import Match, Round, RoundEvent
 from games.rules.base import decimal
@@ -31,8 +31,9 @@ WITH_ROUNDS = Prefetch("rounds", queryset=Round.objects.filter(deleted=None), to
 
 
 def replayed(match):
-    """(game, table, result) of a match fetched with WITH_ROUNDS."""
-    game, table, closed = rules.replay(match.document([r.entry for r in match.live]))
+    """(game, table, result) of a match fetched with WITH_ROUNDS (as far as the engine could
+    play its rounds)."""
+    game, table, closed, _refused = screen.replayed(match.document([r.entry for r in match.live]))
     return game, table, rules.outcome(game, table, closed)
 
 
@@ -163,7 +164,7 @@ def export_csv(request, public_id):
     """One row per round, one column per player, then the totals (a BOM for spreadsheets)."""
     # UTF-8 with a byte order mark: without it spreadsheet apps misread Chinese names.
     match = get_match(public_id)
-    result = rules.score(match.document())
+    result = replayed(Match.objects.prefetch_related(WITH_ROUNDS).get(pk=match.pk))[2]
     response = download("\ufeff", f"{file_name(match)}.csv", "text/csv; charset=utf-8")
     writer = csv.writer(response)
     writer.writerow([_("Round"), *map(as_text, result["players"])])

@@ -18,6 +18,7 @@ import dj_database_url
 from csp.constants import NONE, SELF, WASM_UNSAFE_EVAL
 from django.core.exceptions import ImproperlyConfigured
 
+from scorekeeper import languages
 from scorekeeper.environment import env_flag, env_list
 from scorekeeper.startup import BASE_DIR, data_dir, key_file
 
@@ -58,8 +59,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # A live check with nothing new (most requests at a table) is answered here: an empty 204.
-    "scorekeeper.middleware.live_check",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages go out compressed (the CSRF token is masked per response, so BREACH finds nothing).
     "django.middleware.gzip.GZipMiddleware",
@@ -71,8 +70,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "scorekeeper.middleware.StorageTrouble",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # django-csp's, with the policy built once (it is the same for every response).
-    "scorekeeper.middleware.ContentSecurityPolicy",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -107,16 +105,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each worker memoises what it computed for a match version (and its rendered scoreboard),
-# bounded in entries and in bytes. A version never changes once written, so any number of
-# workers and machines stay correct.
-CACHES = {
-    "default": {
-        "BACKEND": "scorekeeper.cache.BoundedMemoryCache",
-        "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": 64 * 2**20},
-    }
-}
-
 # Every input has a size limit: a request body (an imported match document is at most 1 MB),
 # one uploaded file; form fields keep Django's limit of 1000.
 MAX_REQUEST_BYTES = 2 * 2**20
@@ -132,13 +120,7 @@ SESSION_COOKIE_SAMESITE = "Lax"
 
 LANGUAGE_CODE = "en"
 # The phone's Accept-Language picks among these; the switcher on every screen remembers a choice.
-LANGUAGES = [
-    ("en", "English"),
-    ("zh-hans", "简体中文"),
-    ("es", "Español"),
-    ("fa", "فارسی"),
-    ("mn", "Монгол"),
-]
+LANGUAGES = languages.LANGUAGES
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["scorekeeper.formats"]

@@ -136,7 +136,7 @@ def test_the_engine_warming_up_never_draws_over_a_newer_screen_and_what_was_type
     page.route("**/offline.json", lambda route: route.abort())  # the state stays the page's
     page.goto(f"/m/{match.public_id}/")
     fill_round(page, 1, [9, 5, 4])
-    match.append_round({"declarer": 0, "hands": [7, 15, 20]}, "another-phone", None)
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "another-phone")
     moved = page.locator("[data-moved-note]")
     expect(moved).to_contain_text("now for round 2", timeout=15_000)
     ready(page)
@@ -275,7 +275,7 @@ def test_a_watching_phone_keeps_the_last_scoreboard_and_catches_up(browser, live
     note = watcher.locator("[data-offline-note]")
     expect(note).to_have_text(re.compile(r"Offline: the scoreboard as of \d\d:\d\d"), timeout=8000)
     screenshot(watcher, "offline-watcher")
-    Match.objects.get(pk=match.pk).append_round({"declarer": 0, "hands": [7, 15, 20]}, "k1", None)
+    Match.objects.get(pk=match.pk).add_round({"declarer": 0, "hands": [7, 15, 20]}, "k1")
     watcher.context.set_offline(False)
     expect(watcher.locator(".scoreboard tfoot")).to_contain_text("13", timeout=8000)
     expect(note).to_be_hidden()

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.board import drawn_board
 from games.rules import RulesError, play_round, score, start
+from games.screen import drawn_board
 
 EXAMPLES = Path(__file__).parent / "examples"
 MATCHES = sorted(EXAMPLES.glob("*.match.json"))

@@ -232,12 +232,12 @@ def matches():
         options={"threshold": 25, "end": "first_out"},
     )
     for entry in ({"declarer": 0, "hands": [7, 15, 20]}, {"declarer": 1, "hands": [30, 2, 9]}):
-        least.append_round(entry, "", None)
+        least.add_round(entry, "")
     rematch = least.rematch()
     six = Match.objects.create(game="six_nimmt", players=["Ann", "Bo", "Chen"])
-    six.append_round({"bullheads": [3, 5, 7]}, "k1", None)
-    six.append_round({"bullheads": [1, 5, 7]}, "k2", None)
-    six.change_round(six.rounds.get(number=2), None, "deleted", deleted="2026-11-30T00:00Z")
+    six.add_round({"bullheads": [3, 5, 7]}, "k1")
+    six.add_round({"bullheads": [2, 5, 7]}, "k2")
+    six.delete_round(2)
     others = [
         Match.objects.create(game=game, players=players)
         for game, players in (

@@ -5,14 +5,12 @@ import json
 import time
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import rules, views
+from games import memo, rules
 from games.models import Match, Round
-from scorekeeper.cache import BoundedMemoryCache
 from tests.html import visible
 
 pytestmark = pytest.mark.django_db
@@ -116,22 +114,21 @@ def test_query_parameters_the_page_does_not_use_do_not_grow_the_memo():
     match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
     client = Client()
     client.get(reverse("match", args=[match.public_id]) + "?rounds=all")
-    held = len(cache._cache) + len(views.DRAWN)
+    held = len(memo.DRAWN)
     for k in range(150):
         client.get(reverse("match", args=[match.public_id]) + f"?rounds=all&z={k}")
         client.get(reverse("watch", args=[match.watch_id]) + f"?z={k}")
-    assert len(cache._cache) + len(views.DRAWN) <= held + 3  # the watch page's own, once
+    assert len(memo.DRAWN) <= held + 3  # the watch page's own, once
 
 
-def test_the_memo_is_bounded_in_bytes():
-    memo = BoundedMemoryCache("bounded-test", {"OPTIONS": {"MAX_BYTES": 10_000}})
-    for k in range(100):
-        memo.set(f"page:{k}", "x" * 1000)
-    held = sum(map(len, memo._cache.values()))
-    assert held <= 10_000
-    assert memo.get("page:99") is not None and memo.get("page:0") is None
-    memo.set("huge", "x" * 20_000)
-    assert memo.get("huge") is None
+def test_the_drawn_pages_kept_are_weighed_by_their_size_and_bounded(monkeypatch):
+    monkeypatch.setattr(memo, "DRAWN", type(memo.DRAWN)(maxsize=30_000, ttl=600, getsizeof=len))
+    client = Client()
+    for _ in range(12):
+        match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
+        assert client.get(reverse("watch", args=[match.watch_id])).status_code == 200
+    assert 0 < len(memo.DRAWN) < 12
+    assert memo.DRAWN.currsize == sum(map(len, memo.DRAWN.values())) <= 30_000
 
 
 # ---- no 500 from input
@@ -212,7 +209,7 @@ def test_a_stale_save_with_a_strange_round_number_is_a_conflict_not_a_crash():
         )
         assert response.status_code == 422
         assert "another phone" in message(response)
-    match.append_round({"declarer": 0, "hands": [7, 15, 20]}, "", None)
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "")
     for name in ("round_edit", "round_delete"):
         response = client.post(
             reverse(name, args=[match.public_id, 1]), {**form, "version": "²", "round": "²"}
@@ -282,27 +279,4 @@ def test_a_retried_save_without_a_version_is_stored_once():
     url = reverse("round_create", args=[match.public_id])
     for _ in range(3):
         assert client.post(url, save_form(match, "key-1", with_version=False)).status_code == 302
-    assert match.rounds.count() == 1
-
-
-def test_a_twin_that_lost_the_race_to_its_own_save_is_told_it_was_saved(monkeypatch):
-    """The copy that finds its key taken at insert time was the same entry: it is saved."""
-    client = Client()
-    match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
-    form = save_form(match, "key-2", with_version=False)
-    real_saved_entry = Match.saved_entry
-    calls = []
-
-    def twin_lands_first(self, key):
-        calls.append(key)
-        if len(calls) == 1:  # the first look finds nothing; meanwhile the twin lands
-            Match.objects.get(pk=self.pk).append_round(
-                {"declarer": 0, "hands": [7, 15, 20]}, key, None
-            )
-            return None
-        return real_saved_entry(self, key)
-
-    monkeypatch.setattr(Match, "saved_entry", twin_lands_first)
-    response = client.post(reverse("round_create", args=[match.public_id]), form)
-    assert response.status_code == 302
     assert match.rounds.count() == 1

@@ -68,7 +68,7 @@ def stored_match(document):
         game=document["game"], players=document["players"], options=document.get("options") or {}
     )
     for number, entry in enumerate(document["rounds"], 1):
-        match.append_round(entry, f"key-{number}", None)
+        match.add_round(entry, f"key-{number}")
     match.refresh_from_db()
     return match
 
@@ -190,15 +190,24 @@ def test_a_save_on_the_phone_checks_and_answers_as_the_server_does(client, bundl
     assert refused["error"] in answer.content.decode()
 
 
-def test_the_phone_keeps_the_servers_constants():
-    source = (offline.ROOT / "static" / "offline" / "phone.py").read_text()
-    from django.conf import settings
-
-    assert f"ROWS_SHOWN = {views.ROWS_SHOWN} " in source
-    assert re.search(r"LANGUAGES = (\[.*?\])  #", source, re.S)
-    namespace = {}
-    exec(re.search(r"^LANGUAGES = .*?\]", source, re.S | re.M)[0], namespace)
-    assert namespace["LANGUAGES"] == settings.LANGUAGES
+@pytest.mark.django_db
+def test_after_the_last_round_is_deleted_the_phone_numbers_the_next_round_as_the_server(
+    client, bundles
+):
+    """A deleted round keeps its number: the round after it is stored under the next one, and
+    the phone's screen links it there too (its round page, once sent)."""
+    match = stored_match({"game": "least_score", "players": ["Ann", "Bo", "Chen"], "rounds": []})
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "first")
+    match.add_round({"declarer": 1, "hands": [9, 5, 4]}, "second")
+    match.delete_round(2)
+    state = state_of(client, match)
+    entry = {"declarer": 2, "hands": [9, 8, 3]}
+    request = {"state": state, "pending": [entry], "csrf": CSRF, "entry_key": KEY}
+    [drawn] = on_the_phone(bundles, [("body", request)])
+    stored = match.add_round(entry, "third")
+    assert stored.number == 3
+    assert f"/m/{match.public_id}/rounds/3/" in drawn["html"]
+    assert normal(drawn["html"]) == normal(at_version(server_body(match, "en"), state["version"]))
 
 
 def test_the_engine_reaches_the_phone_unchanged():
@@ -241,10 +250,10 @@ def test_the_service_worker_keeps_every_file_the_match_screen_loads(client):
 @pytest.mark.django_db
 def test_the_match_state_is_for_score_links_only(client):
     match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
-    match.append_round({"declarer": 0, "hands": [7, 15, 20]}, "first", None)
-    match.append_round({"declarer": 1, "hands": [9, 5, 4]}, "second", None)
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "first")
+    match.add_round({"declarer": 1, "hands": [9, 5, 4]}, "second")
     first = match.rounds.get(number=1)
-    match.change_round(first, None, "deleted", deleted=first.created)
+    match.delete_round(first.number)
     answer = client.get(reverse("offline_state", args=[match.public_id]))
     assert answer["Cache-Control"] == "no-store"
     state = answer.json()
@@ -294,7 +303,8 @@ def test_every_match_body_for_a_scorer_carries_the_state_it_was_drawn_from(clien
 def test_a_saves_answer_holds_the_round_it_added_to_the_state_saved_from(client):
     """The phone keeps the state of the version its form was drawn from: a save's answer holds
     only the round added to it (static/offline/offline.js builds the new state from both), and
-    a save whose answer is drawn at another version holds the whole state."""
+    a save without a version is stored after the version it found under the write lock, which
+    its answer names too."""
     match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
     url = reverse("round_create", args=[match.public_id])
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
@@ -314,8 +324,8 @@ def test_a_saves_answer_holds_the_round_it_added_to_the_state_saved_from(client)
     assert after["numbers"] == [*before["numbers"], added["number"]]
     unversioned = {name: value for name, value in form.items() if name != "version"}
     answer = client.post(url, {**unversioned, "declarer": "1"}, HTTP_HX_REQUEST="true")
-    whole = json.loads(STATE_BLOCK.search(answer.content.decode())[1])
-    assert whole["version"] == 2 and len(whole["document"]["rounds"]) == 2
+    added = json.loads(STATE_BLOCK.search(answer.content.decode())[1])
+    assert (added["after"], added["version"], added["number"]) == (1, 2, 2)
 
 
 @pytest.mark.django_db

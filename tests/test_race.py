@@ -1,9 +1,13 @@
 """Many phones post the same round at once to gunicorn with several workers: one round is stored."""
 
+import json
+import re
 import threading
 
 import pytest
 
+from bench.matches import gongzhu_hand
+from games import rules
 from tests.server import DATABASES, Phone, Server, database, new_least_score
 
 PHONES = 12
@@ -79,3 +83,112 @@ def test_copies_of_one_save_posted_at_once_without_a_version_store_one_round(kin
         finally:
             server.stop()
     assert watcher.page.count('title="Edit this round"') == 5
+
+
+GONGZHU_HAND = {"owner-QS": "0", "owner-JD": "1", "owner-10C": "2", "rest": "3"}
+
+
+def imported_gongzhu(server, hands, **options):
+    """A Gongzhu match of hands already played, imported as a phone would; its score path."""
+    document = {
+        "game": "gongzhu",
+        "players": ["Ann", "Bo", "Chen", "Dee"],
+        "options": {"end": "open", **options},
+        "rounds": [gongzhu_hand(k) for k in range(hands)],
+    }
+    phone = Phone(server.url)
+    phone.get("/import/")
+    status, _body, location = phone.post("/import/", {"document": json.dumps(document)})
+    assert status == 302, _body[:300]
+    return location
+
+
+def stored_hands(server, match_path):
+    """The hands the server holds now (its JSON export), after checking every page of the match
+    answers: the score page, the watch page, the live check, History and the CSV export."""
+    phone = Phone(server.url)
+    for page in ("", "history/", "export.csv", "live/?v=0"):
+        assert phone.get(match_path + page) == 200, page
+    watch = re.search(r'href="(/w/[^/"]+/)"', share_page(server, match_path))[1]
+    assert phone.get(watch) == 200
+    assert phone.get(watch.replace("/w/", "/live/") + "?v=0") == 200
+    phone.get(match_path + "export.json")
+    return json.loads(phone.page)["rounds"]
+
+
+def share_page(server, match_path):
+    phone = Phone(server.url)
+    phone.get(match_path + "share/")
+    return phone.page
+
+
+def saves_without_a_version(count):
+    """count forms saving the same hand, each from its own phone's form: no version named."""
+    return [{**GONGZHU_HAND, "entry_key": f"phone-{k}"} for k in range(count)]
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_saves_at_once_without_a_version_never_pass_the_most_rounds(kind, tmp_path):
+    """20 phones save into a match one round short of the most a match holds: one is stored."""
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        try:
+            match_path = imported_gongzhu(server, rules.MAX_ROUNDS - 1)
+            answers = post_at_once(server, match_path, saves_without_a_version(20))
+            hands = stored_hands(server, match_path)
+        finally:
+            server.stop()
+    assert sorted(status for status, _b, _l in answers) == [302] + [422] * 19
+    assert len(hands) == rules.MAX_ROUNDS
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_saves_at_once_without_a_version_never_pass_the_end(kind, tmp_path):
+    """20 phones save the last hand of a five-hand match at once: one is stored."""
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        try:
+            match_path = imported_gongzhu(server, 4, end="hands", hands=5)
+            answers = post_at_once(server, match_path, saves_without_a_version(20))
+            hands = stored_hands(server, match_path)
+        finally:
+            server.stop()
+    assert sorted(status for status, _b, _l in answers) == [302] + [422] * 19
+    assert len(hands) == 5
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_two_restores_at_once_never_pass_the_most_rounds(kind, tmp_path):
+    """Two phones tap Restore on two deleted rounds of a match one round short of the most: one
+    is put back, the other is refused in words."""
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        try:
+            match_path = imported_gongzhu(server, rules.MAX_ROUNDS)
+            phone = Phone(server.url)
+            phone.get(match_path)
+            for number in (1, 2):
+                assert phone.post(f"{match_path}rounds/{number}/delete/", {})[0] == 302
+            assert phone.post(match_path + "rounds/", GONGZHU_HAND)[0] == 302
+            phones = [Phone(server.url) for _ in range(2)]
+            for one in phones:
+                one.get(match_path + "history/")
+            start = threading.Barrier(2)
+            answers = [None, None]
+
+            def restore(k):
+                start.wait()
+                answers[k] = phones[k].post(f"{match_path}rounds/{k + 1}/restore/", {})
+
+            threads = [threading.Thread(target=restore, args=(k,)) for k in range(2)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(60)
+            hands = stored_hands(server, match_path)
+        finally:
+            server.stop()
+    assert sorted(status for status, _b, _l in answers) == [302, 422]
+    refused = next(body for status, body, _l in answers if status == 422)
+    assert "This round cannot be restored" in refused and "at most 1000 rounds" in refused
+    assert len(hands) == rules.MAX_ROUNDS

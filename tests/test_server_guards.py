@@ -100,7 +100,7 @@ def test_a_save_on_a_full_disk_keeps_the_entry_and_says_why(client, monkeypatch)
     def disk_full(self, *args, **kwargs):
         raise DatabaseError("database or disk is full")
 
-    monkeypatch.setattr(Match, "append_round", disk_full)
+    monkeypatch.setattr(Match, "add_round", disk_full)
     form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20"}
     response = client.post(f"/m/{match.public_id}/rounds/", form)
     page = response.content.decode()

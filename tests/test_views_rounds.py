@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import views
+from games import memo, screen
 from games.models import Match, Round
 from tests.html import visible
 from tests.views import new_least_score, nothing_kept, post_round, refuses
@@ -235,9 +235,12 @@ def test_a_kept_board_stays_as_drawn_through_previews_and_saves(client):
     def kept_board():
         """The kept board, checked against one drawn afresh from the stored rounds."""
         match.refresh_from_db()
-        version, board = views.BOARDS[match.public_id]
+        version, board = memo.BOARDS[match.public_id]
         assert version == match.version
-        assert as_drawn(board) == as_drawn(views.compute_board(match))
+        numbers = [r.number for r in match.live_rounds()]
+        assert as_drawn(board) == as_drawn(
+            screen.board(match.document(), numbers, max(numbers, default=0))
+        )
         return board
 
     create = reverse("round_create", args=[match.public_id])
@@ -269,11 +272,11 @@ def test_a_board_is_kept_as_the_version_its_rounds_were_read_at(client, change):
         client.post(reverse("round_delete", args=[match.public_id, 1]))
     else:
         client.post(reverse("match_close", args=[match.public_id]), {"closed": "1"})
-    views.BOARDS.pop(match.public_id, None)  # a worker that has not drawn this version
-    drawn = views.board(read_before)
+    memo.BOARDS.pop(match.public_id, None)  # a worker that has not drawn this version
+    drawn = memo.board(read_before)
     now = Match.objects.get()
     assert (read_before.version, read_before.closed) == (now.version, now.closed)
-    assert views.BOARDS[match.public_id][0] == now.version
+    assert memo.BOARDS[match.public_id][0] == now.version
     assert [row["number"] for row in drawn["rows"]] == [r.number for r in now.live_rounds()]
     assert drawn["result"]["finished"] == now.closed
 
@@ -301,8 +304,8 @@ def test_a_board_kept_is_never_replaced_by_an_older_versions(client):
     """A request that read the match before another phone's save draws the older version's
     board; it does not push out the newer one already kept."""
     match = new_least_score(client)
-    views.keep_board(match.public_id, 5, {"rows": ["newer"]})
-    views.keep_board(match.public_id, 4, {"rows": ["older"]})
-    assert views.BOARDS[match.public_id] == (5, {"rows": ["newer"]})
-    views.keep_board(match.public_id, 6, {"rows": ["latest"]})
-    assert views.BOARDS[match.public_id] == (6, {"rows": ["latest"]})
+    memo.keep(match.public_id, 5, {"rows": ["newer"]})
+    memo.keep(match.public_id, 4, {"rows": ["older"]})
+    assert memo.BOARDS[match.public_id] == (5, {"rows": ["newer"]})
+    memo.keep(match.public_id, 6, {"rows": ["latest"]})
+    assert memo.BOARDS[match.public_id] == (6, {"rows": ["latest"]})

@@ -38,7 +38,7 @@ SCORE_PATHS = [
 
 def play(match, entries):
     for entry in entries:
-        match.append_round(entry, "", None)
+        match.add_round(entry, "")
 
 
 @pytest.fixture

@@ -1,21 +1,14 @@
 """Steps the view tests share: start a Least Score match, post a round."""
 
-from django.core.cache import cache
 from django.urls import reverse
 
-from games import views
+from games import memo
 from games.models import Match
-from games.templatetags import kept
 
 
 def nothing_kept():
-    """Forget what the server keeps between requests: drawn pieces and boards."""
-    cache.clear()
-    kept.forget()
-    with views.BOARDS_LOCK:
-        views.BOARDS.clear()
-    with views.DRAWN_LOCK:
-        views.DRAWN.clear()
+    """Forget what the server keeps between requests: boards and drawn pages."""
+    memo.forget()
 
 
 def new_least_score(client, **options):

@@ -17,23 +17,24 @@ ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 @register.simple_tag(takes_context=True)
 def offline_state(context):
-    """The version, the match document and the stored number of each round, as JSON in a
-    <template> (inert, and no script of any kind under the CSP; <, > and & are escaped inside
-    the JSON as json_script escapes them, so the text holds no markup). Nothing when the body is
-    drawn on the phone itself, which keeps its own.
+    """The version, the match document, the stored number of each round and the highest number
+    stored (deleted rounds too), as JSON in a <template> (inert, and no script of any kind under
+    the CSP; <, > and & are escaped inside the JSON as json_script escapes them, so the text
+    holds no markup). Nothing when the body is drawn on the phone itself, which keeps its own.
 
-    A save's answer holds only the round it added to the version the phone saved from ("after",
-    "round", "number"): the phone has that version's state, and the whole document again in
-    every answer would grow with the match."""
-    match = context["match"]
-    if getattr(match, "drawn_on_phone", False):
+    A save's answer holds only the round it added to the version the phone saved from
+    (context["appended"]: "after", "round", "number"): the phone has that version's state, and
+    the whole document again in every answer would grow with the match."""
+    if context.get("on_phone"):
         return ""
+    match = context["match"]
     state = {"public_id": match.public_id, "version": match.version}
-    appended = getattr(match, "appended", None)
+    appended = context.get("appended")
     if appended is not None and appended["after"] + 1 == match.version:
         state.update(appended)
     else:
         state["document"] = match.document(context["table"].entries)
-        state["numbers"] = [row["number"] for row in context["rows"]]
+        state["numbers"] = context["numbers"]
+        state["last"] = context["last"]
     text = json.dumps(state, ensure_ascii=False).translate(ESCAPES)
     return format_html('<template id="offline-state">{}</template>', mark_safe(text))

@@ -337,7 +337,7 @@
       if (!base || base.version !== state.after) { takeState(); return; }
       state = {
         public_id: base.public_id, version: state.version, numbers: [...base.numbers, state.number],
-        document: { ...base.document, rounds: [...base.document.rounds, state.round] },
+        last: state.number, document: { ...base.document, rounds: [...base.document.rounds, state.round] },
       };
     }
     base = state;

@@ -1,11 +1,10 @@
 """The match screen drawn on the phone, offline, by the same engine and the same templates.
 
 This module runs in the browser under Pyodide (static/offline/worker.js loads it with the engine,
-games/rules/, unchanged, and the part of Django that draws templates). It builds the context the
-server's views build (games/views.py: match_context, scoreboard, compute_board, round_create,
-round_preview) from a match document: the rounds the server had when the phone last saw it,
-plus the rounds entered on the phone since. tests/test_offline.py checks that what it draws is
-what the server draws.
+games/rules/, unchanged, and the part of Django that draws templates). The screen's context,
+the next round's number and check and the preview are games/screen.py's, which the server's
+views call too; this module only gives them a match document instead of stored rounds: the
+rounds the server had when the phone last saw it, plus the rounds entered on the phone since.
 
 Every function takes and returns JSON text, so that nothing but strings crosses into JavaScript.
 """
@@ -15,14 +14,6 @@ import sys
 import types
 from pathlib import Path
 
-ROWS_SHOWN = 30  # games.views.ROWS_SHOWN (tests/test_offline.py keeps them equal)
-LANGUAGES = [
-    ("en", "English"),
-    ("zh-hans", "简体中文"),
-    ("es", "Español"),
-    ("fa", "فارسی"),
-    ("mn", "Монгол"),
-]  # scorekeeper.settings.LANGUAGES (checked by the same test)
 ready = False
 
 
@@ -41,9 +32,9 @@ def setup(root):
         stub = types.ModuleType(name)
         stub.__getattr__ = lambda attribute: _nothing
         sys.modules[name] = stub
-    sys.modules["games.records"].series = lambda match: None  # other matches need the server
-
     from django.conf import settings
+
+    from scorekeeper.languages import LANGUAGES
 
     settings.configure(
         DEBUG=False,
@@ -57,20 +48,11 @@ def setup(root):
         INSTALLED_APPS=[],
         ROOT_URLCONF="games.urls",
         STATIC_URL="/static/",
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}},
         TEMPLATES=[
             {
                 "BACKEND": "django.template.backends.django.DjangoTemplates",
                 "DIRS": [str(root / "templates")],
-                "OPTIONS": {
-                    "libraries": {
-                        "scorekeeper": "games.templatetags.scorekeeper",
-                        "records": "games.templatetags.records",
-                        "least_score": "games.templatetags.least_score",
-                        "offline": "games.templatetags.offline",
-                        "kept": "games.templatetags.kept",
-                    }
-                },
+                "OPTIONS": {"libraries": template_libraries(root)},
             }
         ],
     )
@@ -78,6 +60,13 @@ def setup(root):
 
     apps.populate([])  # django.setup() without its logging (which would import email)
     ready = True
+
+
+def template_libraries(root):
+    """The app's template tag libraries, found as Django finds an app's: games/templatetags/."""
+    folder = Path(root) / "games" / "templatetags"
+    names = sorted(path.stem for path in folder.glob("*.py") if path.stem != "__init__")
+    return {name: f"games.templatetags.{name}" for name in names}
 
 
 def _nothing(*args, **kwargs):
@@ -89,56 +78,39 @@ class Match:
 
     def __init__(self, state):
         self.public_id = state["public_id"]
-        # Only a key of the template fragment cache, which is off on the phone.
-        self.watch_id = "phone"
+        self.watch_id = None  # a scoring phone never draws the watch link
         self.version = state["version"]
         self.closed = bool(state["document"].get("closed"))
         self.rematch_of_id = None  # the series block needs the server
-        self.pk = None
-        self.drawn_on_phone = True  # no offline-state block: the phone keeps its own
 
 
-def document(state, pending):
-    """The match document: the rounds the server had, then the rounds entered on the phone."""
-    return {**state["document"], "rounds": [*state["document"]["rounds"], *pending]}
+def board(state, pending):
+    """The board of the rounds the server had, then the rounds entered on the phone, numbered
+    as the server will number them."""
+    from games import screen
 
-
-def compute_board(state, pending):
-    """games.views.compute_board, on a match document instead of stored rounds."""
-    from games import rules
-    from games.board import drawn_board
-
-    game, table, closed = rules.replay(document(state, pending))
-    numbers = list(state["numbers"])
-    after = max(numbers, default=0)
-    numbers += range(after + 1, after + 1 + len(pending))  # what the server will number them
-    return drawn_board(numbers, game, table, closed), game
+    document = {**state["document"], "rounds": [*state["document"]["rounds"], *pending]}
+    numbers = [*state["numbers"], *screen.next_numbers(state["last"], len(pending))]
+    return screen.board(document, numbers, max([state["last"], *numbers]))
 
 
 def context(request, entry=None, error=None):
-    """games.views.match_context for a scoring phone."""
-    from django.urls import reverse
+    """The match screen's context for a scoring phone (games.screen.context)."""
+    from games import screen
 
-    state, pending = request["state"], request.get("pending", [])
-    match = Match(state)
-    drawn, game = compute_board(state, pending)
-    show_all = bool(request.get("show_all"))
-    shown = drawn["rows"] if show_all else drawn["rows"][-ROWS_SHOWN:]
-    values = {
-        "match": match,
-        "can_score": True,
-        "game": game,
-        **drawn,
-        "shown_rows": shown,
-        "hidden_rows": len(drawn["rows"]) - len(shown),
-        "show_all": show_all,
-        "rounds_url": reverse("round_create", args=[match.public_id]),
-    }
-    values.update(
+    drawn = board(request["state"], request.get("pending", []))
+    values = screen.context(
+        drawn,
+        Match(request["state"]),
+        True,
+        bool(request.get("show_all")),
         entry=entry,
         error=error,
         entry_key=request["entry_key"],
-        extra=game.entry_context(drawn["table"], entry),
+    )
+    values.update(
+        series=None,  # other matches need the server
+        on_phone=True,  # no offline-state block: the phone keeps its own
         csrf_token=request["csrf"],
         LANGUAGE_CODE=request.get("language", "en"),
     )
@@ -168,37 +140,39 @@ def form_lists(fields):
     return form
 
 
-def next_entry(request):
-    """games.views.round_create and next_round_error up to the save: the typed form as a round
-    entry, the engine's message if it cannot be the next round (else None), and the game and
-    table with the round played when it can."""
-    from django.utils import translation
-    from django.utils.translation import gettext as _
+def read(request):
+    """(board, reader, language): the board the typed round follows, what reads the typed form
+    into a round entry for a table, and the reader's language."""
+    drawn = board(request["state"], request.get("pending", []))
+    typed = form_lists(request["form"])
+    return (
+        drawn,
+        lambda table: drawn["game"].entry_from_form(typed, table),
+        request.get("language", "en"),
+    )
 
-    from games import rules
+
+def in_words(refusal, language):
+    """The engine's refusal in the reader's language (None when there is none)."""
+    from django.utils import translation
+
     from games.templatetags.scorekeeper import said
 
-    game, table, closed = rules.replay(document(request["state"], request.get("pending", [])))
-    entry = game.entry_from_form(form_lists(request["form"]), table)
-    error = None
-    with translation.override(request.get("language", "en")):
-        if closed:
-            error = _("The match is closed: reopen it to add a round.")
-        else:
-            try:
-                rules.play_round(game, table, entry)
-            except rules.RulesError as refused:
-                error = said(refused)
-    return entry, error, game, table
+    with translation.override(language):
+        return said(refusal) if refusal else None
 
 
 def save(request_text):
-    """Enter a round on the phone: {"entry", "html"} once it is accepted, else {"error", "html"}
-    with the form refilled as typed (the server's answer to a refused save)."""
+    """Enter a round on the phone (games.screen.next_round, as a save on the server checks it):
+    {"entry", "html"} once it is accepted, else {"error", "html"} with the form refilled as
+    typed (the server's answer to a refused save)."""
+    from games import screen
+
     request = json.loads(request_text)
-    entry, error, _game, _table = next_entry(request)
-    language = request.get("language", "en")
-    if error:
+    drawn, reader, language = read(request)
+    entry, refusal, _table = screen.next_round(drawn, reader)
+    if refusal:
+        error = in_words(refusal, language)
         html = render("games/partials/match_body.html", context(request, entry, error), language)
         return json.dumps({"error": error, "html": html})
     request["pending"] = [*request.get("pending", []), entry]
@@ -209,15 +183,13 @@ def save(request_text):
 
 def preview(request_text):
     """games.views.round_preview: what the round being typed would score."""
+    from games import screen
+
     request = json.loads(request_text)
-    entry, error, game, table = next_entry(request)
-    lines = [] if error else game.breakdown(table, len(table.rounds) - 1)
-    html = render(
-        "games/partials/preview.html",
-        {"lines": lines, "error": error},
-        request.get("language", "en"),
-    )
-    return json.dumps({"html": html})
+    drawn, reader, language = read(request)
+    lines, refusal = screen.preview_lines(drawn, reader)
+    context = {"lines": lines, "error": in_words(refusal, language)}
+    return json.dumps({"html": render("games/partials/preview.html", context, language)})
 
 
 def score(document_text):

@@ -1,0 +1,66 @@
+"""The two memo tables of each worker, both keyed by a match version (which never changes once
+written) and bounded: the engine's board of the match, and the pages drawn of it.
+
+cachetools keeps them; a lock guards each, since a worker serves requests on several threads.
+"""
+
+import threading
+
+import cachetools
+
+from games import screen
+
+# One board per match, its latest version (phones ask for no other), weighed in rounds, which
+# a board's memory grows with: 10,000 are about 50 MB (Gongzhu's 5 KB a round).
+BOARDS = cachetools.LRUCache(maxsize=10_000, getsizeof=lambda kept: 1 + len(kept[1]["rows"]))
+BOARDS_LOCK = threading.Lock()
+# Each page or live update drawn for a match version, as text, weighed in characters: 32 MB at
+# most, none kept past 10 minutes.
+DRAWN = cachetools.TTLCache(maxsize=32 * 2**20, ttl=600, getsizeof=len)
+DRAWN_LOCK = threading.Lock()
+
+
+def board(match):
+    """The board of the match at its version (match is brought to the version it is drawn at,
+    if the stored rounds have moved on since it was read)."""
+    with BOARDS_LOCK:
+        version, drawn = BOARDS.get(match.public_id, (None, None))
+    if version != match.version:
+        stored, last = match.rounds_now()
+        entries, numbers = [e for _n, e in stored], [n for n, _e in stored]
+        drawn = screen.board(match.document(entries), numbers, last)
+        keep(match.public_id, match.version, drawn)
+    return drawn
+
+
+def keep_board(match, version, numbers, table):
+    """Keep the board of a version a change made, from the table it played its round on."""
+    drawn = screen.drawn_board(numbers, match.rules, table, match.closed, last=numbers[-1])
+    keep(match.public_id, version, drawn)
+
+
+def keep(public_id, version, drawn):
+    """Keep drawn as the board of the match's version, unless a later version's is kept."""
+    with BOARDS_LOCK:
+        kept_version, _drawn = BOARDS.get(public_id, (-1, None))
+        if version > kept_version:
+            BOARDS[public_id] = (version, drawn)
+
+
+def drawn(key, draw):
+    """The page kept under key, else draw() kept there."""
+    with DRAWN_LOCK:
+        page = DRAWN.get(key)
+    if page is None:
+        page = draw()
+        with DRAWN_LOCK:
+            DRAWN[key] = page
+    return page
+
+
+def forget():
+    """Drop everything kept (tests)."""
+    with BOARDS_LOCK:
+        BOARDS.clear()
+    with DRAWN_LOCK:
+        DRAWN.clear()

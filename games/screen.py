@@ -1,0 +1,117 @@
+"""What a match screen is drawn from, on the engine alone: the board of the stored rounds, the
+next round read and checked, its preview, the screen's context.
+
+Shared as it is by the server (games/views.py, games/models.py) and by the phone offline
+(static/offline/phone.py runs it under Pyodide): a screen is drawn the same way in both places.
+"""
+
+from django.urls import reverse
+
+from games import rules
+from games.rules.base import gettext_noop
+
+ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
+CLOSED = gettext_noop("The match is closed: reopen it to add a round.")
+
+
+def next_numbers(last, count):
+    """The numbers the next count rounds are stored under, after the highest one, last
+    (deleted rounds keep theirs: a number is never used twice in a match)."""
+    return range(last + 1, last + 1 + count)
+
+
+def replayed(document):
+    """(game, table, closed, refused): the rounds played until one the engine refuses, and
+    that refusal (a RulesError naming the round), else None."""
+    game, table, rounds, closed = rules.start({**document, "rounds": []})
+    for entry in document["rounds"]:
+        try:
+            rules.play_round(game, table, entry)
+        except rules.RulesError as error:
+            return game, table, closed, error
+    return game, table, closed, None
+
+
+def board(document, numbers, last):
+    """The board of a match document whose rounds are stored under numbers (last: the highest
+    number stored, deleted rounds too)."""
+    game, table, closed, refused = replayed(document)
+    return drawn_board(numbers, game, table, closed, refused, last)
+
+
+def drawn_board(numbers, game, table, closed, refused=None, last=None):
+    """What the match screen draws of a table whose rounds are stored under numbers (a refused
+    round, if any, is numbers[len(table.rounds)] and stops the play there; last: the highest
+    number stored, deleted rounds too, when it is not the last of numbers)."""
+    result = rules.outcome(game, table, closed)
+    rows = [
+        {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
+        for k, (number, scored, running) in enumerate(
+            zip(numbers, result["rounds"], rules.running_totals(result["rounds"]))
+        )
+    ]
+    latest = len(table.rounds) - 1
+    return {
+        "game": game,
+        "table": table,
+        "closed": closed,
+        "result": result,
+        "rows": rows,
+        "numbers": list(numbers),
+        "last": max(numbers, default=0) if last is None else last,
+        "refused": refused,
+        "refused_number": numbers[len(table.rounds)] if refused else None,
+        "leaders": set(game.leaders(table)),
+        "status": game.status(table),
+        "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
+        "latest": latest + 1,
+        # A game may draw more of its result at the end (ranking points, the kid rule).
+        "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],
+    }
+
+
+def next_round(drawn, read_entry):
+    """(entry, refusal, table): the next round as read_entry makes it of the table, played on a
+    fork of the board's table (the board stays as it is), and the engine's RulesError if it
+    cannot be the next round (else None)."""
+    table = drawn["table"].fork()
+    entry = read_entry(table)
+    refusal = drawn["refused"] or (rules.RulesError(CLOSED) if drawn["closed"] else None)
+    if refusal is None:
+        try:
+            rules.play_round(drawn["game"], table, entry)
+        except rules.RulesError as error:
+            refusal = error
+    return entry, refusal, table
+
+
+def preview_lines(drawn, read_entry):
+    """(lines, refusal): what the round being typed would score, or why it cannot be played."""
+    _entry, refusal, table = next_round(drawn, read_entry)
+    lines = [] if refusal else drawn["game"].breakdown(table, len(table.rounds) - 1)
+    return lines, refusal
+
+
+def table_before(document, position):
+    """The table as it stood before the round at position of the document's rounds (as far as
+    the engine could play them)."""
+    return replayed({**document, "rounds": document["rounds"][:position]})[1]
+
+
+def context(drawn, match, can_score, show_all=False, entry=None, error=None, entry_key=""):
+    """The match screen's context: the board, the rounds shown, the entry form refilled."""
+    shown = drawn["rows"] if show_all else drawn["rows"][-ROWS_SHOWN:]
+    return {
+        **drawn,
+        "match": match,
+        "can_score": can_score,
+        "shown_rows": shown,
+        "hidden_rows": len(drawn["rows"]) - len(shown),
+        "show_all": show_all,
+        # round N is edited at rounds/N/ below this (one reverse() instead of one per row)
+        "rounds_url": reverse("round_create", args=[match.public_id]),
+        "entry": entry,
+        "error": error,
+        "entry_key": entry_key,
+        "extra": drawn["game"].entry_context(drawn["table"], entry),
+    }
