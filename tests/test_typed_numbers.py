@@ -72,7 +72,12 @@ def table_after(game, players):
         (
             "six_nimmt",
             3,
-            {"mode": ["bullheads"], "bullheads-0": ["۱۸"], "bullheads-1": ["١١"], "bullheads-2": ["４"]},
+            {
+                "mode": ["bullheads"],
+                "bullheads-0": ["۱۸"],
+                "bullheads-1": ["١١"],
+                "bullheads-2": ["４"],
+            },
             {"bullheads": [18, 11, 4]},
         ),
         (
