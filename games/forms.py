@@ -1,14 +1,34 @@
 """The new-match form, built from a game's option declarations."""
 
 import json
-import re
 from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.rules.base import ascii_numbers, listed
 from games.templatetags.scorekeeper import said
+
+
+class Typed:
+    """A field that reads the digits and separators of the reader's keyboard (۵۰، ۱۰۰ or
+    50，100 is 50, 100), as the entry forms do; a refused value is shown again as typed."""
+
+    def to_python(self, value):
+        return super().to_python(ascii_numbers(value) if isinstance(value, str) else value)
+
+
+class NumberField(Typed, forms.DecimalField):
+    pass
+
+
+class WholeField(Typed, forms.IntegerField):
+    pass
+
+
+class EvensField(Typed, forms.RegexField):
+    pass
 
 
 def option_field(game, option):
@@ -32,7 +52,7 @@ def option_field(game, option):
         )
     # Plain text fields: a browser's number field would send letters as blank (the default).
     if option.kind == "number":
-        return forms.DecimalField(
+        return NumberField(
             label=label,
             help_text=help_text,
             required=False,
@@ -44,17 +64,17 @@ def option_field(game, option):
             widget=forms.TextInput(attrs={"inputmode": "decimal"}),
         )
     if option.kind == "evens":
-        return forms.RegexField(
+        return EvensField(
             label=label,
             help_text=help_text,
             required=False,
             max_length=200,
             regex=r"^[0-9,\s]*$",
-            widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+            widget=forms.TextInput(),  # the full keyboard: an iPhone's number pad has no comma
             error_messages={"invalid": _("Type even numbers separated by commas.")},
         )
     initial = None if callable(option.default) else option.default
-    return forms.IntegerField(
+    return WholeField(
         label=label,
         help_text=help_text,
         required=False,
@@ -153,7 +173,7 @@ class NewMatchForm(forms.Form):
             if isinstance(value, Decimal):
                 value = plain_number(value)
             elif option.kind == "evens":
-                value = [int(n) for n in re.split(r"[\s,]+", value) if n]
+                value = [int(n) for n in listed(value)]
             chosen[option.name] = value
         return chosen
 

@@ -10,7 +10,12 @@
     if (!button) return;
     var input = button.parentElement.querySelector("input");
     var low = Number(input.dataset.min), high = Number(input.dataset.max);
-    var next = (parseInt(input.value, 10) || 0) + Number(button.dataset.step);
+    // Persian, Arabic-Indic and full-width digits as typed: each block's code points end in the
+    // digit (the server reads them with games.rules.base.ascii_numbers).
+    var typed = input.value.replace(/[\u0660-\u0669\u06F0-\u06F9\uFF10-\uFF19]/g, function (digit) {
+      return digit.charCodeAt(0) & 15;
+    });
+    var next = (parseInt(typed, 10) || 0) + Number(button.dataset.step);
     input.value = Math.min(high, Math.max(low, next));
     // Tell the form (and the live preview) the value changed.
     input.dispatchEvent(new Event("change", { bubbles: true }));

@@ -112,3 +112,19 @@ def test_a_hand_is_entered_without_javascript(browser, live_server, phone):
     expect_totals(page, ["68", "48", "0"])
     expect(page.locator(".breakdown")).to_contain_text("Bo: 12 cards ×2 = 24, bombed once ×2 = 48")
     context.close()
+
+
+def test_bombs_typed_on_a_persian_keyboard_are_counted_and_stepped(phone):
+    page = phone
+    start_match(page, "Sanming run-fast", ["Ann", "Bo", "Chen"])
+    bombs = page.locator("input[name=bombed-1]")
+    bombs.fill("")
+    bombs.press_sequentially("۱")  # typed, as a phone keyboard types it
+    expect(bombs).to_have_value("۱")
+    tap(page, "One bomb more for Bo")
+    expect(bombs).to_have_value("2")
+    bombs.fill("")
+    bombs.press_sequentially("١")
+    fill_hand(page, "Chen", {0: 17, 1: 12})
+    save(page)
+    expect_totals(page, ["68", "48", "0"])

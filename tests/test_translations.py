@@ -90,3 +90,17 @@ def test_money_is_written_the_way_the_reader_writes_numbers(client):
     spanish = client.get(reverse("watch", args=[match.watch_id]), HTTP_ACCEPT_LANGUAGE="es")
     assert "+81.96" in english.content.decode()
     assert "+81,96" in spanish.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "language, name",
+    [("en", "Scorekeeper"), ("zh-CN", "记分器"), ("fa", "امتیازشمار"), ("mn", "Онооны дэвтэр")],
+)
+def test_the_tab_title_is_the_apps_name_in_the_readers_language(client, language, name):
+    titles = [
+        re.search(r"<title>(.*)</title>", client.get(url, HTTP_ACCEPT_LANGUAGE=language).text)[1]
+        for url in ["/", reverse("new_match", args=["least_score"]), "/no-such-page/"]
+    ]
+    assert titles[0] == name
+    assert all(title.endswith(f" · {name}") for title in titles[1:])

@@ -3,6 +3,7 @@
 import copy
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -320,10 +321,26 @@ class Game:
         return []
 
 
+# What a phone keyboard types between numbers, in ASCII: the Arabic comma, the full-width comma
+# and the Arabic decimal separator.
+SEPARATORS = str.maketrans({"،": ",", "，": ",", "٫": "."})
+
+
+def ascii_numbers(text):
+    """Typed text with its numbers in ASCII: any keyboard's digits (Persian ۵, Arabic ٥,
+    full-width ５, each read as int() reads it) and SEPARATORS; the rest is kept as typed."""
+    return re.sub(r"\d", lambda digit: str(int(digit[0])), text).translate(SEPARATORS)
+
+
+def listed(text):
+    """The items of a typed list, separated by spaces or commas (۵۰، ۱۰۰ and 50，100 too)."""
+    return [item for item in re.split(r"[\s,]+", ascii_numbers(text)) if item]
+
+
 def form_value(form, name):
-    """The first posted value of a field, trimmed ('' when absent)."""
+    """The first posted value of a field, trimmed, its numbers in ASCII ('' when absent)."""
     values = form.get(name) or [""]
-    return values[0].strip()
+    return ascii_numbers(values[0].strip())
 
 
 def whole_or_text(text):
