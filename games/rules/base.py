@@ -87,6 +87,15 @@ def whole(value, low, high, what):
     return value
 
 
+def needs_hands(options):
+    """Refuse a match that ends after some hands without saying how many."""
+    if options["end"] == "hands" and options["hands"] is None:
+        raise RulesError(
+            gettext_noop("option 'hands' is needed when the match ends after some hands"),
+            name="hands",
+        )
+
+
 def seat(value, n, what, ask):
     """Return value if it is a seat number 0..n-1; nothing tapped raises ask."""
     if value is None:
@@ -115,8 +124,11 @@ class Option:
     """One option a table may change: its name, default, one-line help and allowed values.
 
     kind is "choice" (one of choices), "whole" (low..high), "whole_or_null", "number" (low..high),
-    "bool" or "evens" (a list of even whole numbers >= 2). A callable default receives the
-    options read so far, so a default may depend on an earlier option.
+    "bool", "evens" (a list of even whole numbers >= 2) or "pairs" (a list of [total, becomes]:
+    total in low..high, none twice, becomes 0 to total - 1). A callable default receives the
+    other options (given, or their plain defaults), so a default may depend on another option.
+    A variant is a house rule: a result lists it only when the match gives one (Game.listed).
+    presets are (label, value) pairs a form may offer.
     """
 
     name: str
@@ -127,6 +139,8 @@ class Option:
     low: int = 0
     high: int = 0
     default_help: str = ""
+    variant: bool = False
+    presets: tuple = ()
 
     def default_for(self, options):
         return self.default(options) if callable(self.default) else self.default
@@ -166,6 +180,17 @@ class Option:
         good = all(is_whole(v) and v >= 2 and v % 2 == 0 for v in value)
         return value if good else None
 
+    def _read_pairs(self, value):
+        if not isinstance(value, list) or not all(_is_pair(p) for p in value):
+            return None
+        totals = [total for total, _becomes in value]
+        good = all(self.low <= t <= self.high and 0 <= b < t for t, b in value)
+        return value if good and len(set(totals)) == len(totals) else None
+
+
+def _is_pair(value):
+    return isinstance(value, list) and len(value) == 2 and all(map(is_whole, value))
+
 
 def _show(value):
     try:
@@ -188,9 +213,11 @@ class Table:
     rounds: list = field(default_factory=list)
     totals: list = field(default_factory=list)
     entries: list = field(default_factory=list)
+    listed: dict = None  # the options a result lists (Game.listed); None: all of them
 
     def __post_init__(self):
         self.totals = self.totals or [0] * len(self.players)
+        self.listed = self.options if self.listed is None else self.listed
 
     @property
     def n(self):
@@ -238,14 +265,19 @@ class Game:
         for key in raw:
             if key not in known:
                 raise RulesError(gettext_noop("unknown option '%(name)s'"), name=key)
-        options = {}
-        for option in self.options:
-            if option.name in raw:
-                options[option.name] = option.read(raw[option.name])
-            else:
-                options[option.name] = option.default_for(options)
+        given = {o.name: o.read(raw[o.name]) for o in self.options if o.name in raw}
+        fixed = {o.name: o.default for o in self.options if not callable(o.default)}
+        known = {**fixed, **given}
+        options = {
+            o.name: known[o.name] if o.name in known else o.default_for(known) for o in self.options
+        }
         self.check_options(options, n)
         return options
+
+    def listed(self, options, raw):
+        """The options a result lists: the house-rule variants only when raw gives one of them."""
+        variants = any(o.variant and o.name in raw for o in self.options)
+        return {o.name: options[o.name] for o in self.options if variants or not o.variant}
 
     def check_options(self, options, n):
         """Checks that involve several options or the player count (override when needed)."""

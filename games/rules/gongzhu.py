@@ -16,6 +16,7 @@ from .base import (
     Table,
     Term,
     form_value,
+    needs_hands,
     per_seat,
     plain,
     whole_or_text,
@@ -322,10 +323,7 @@ class Gongzhu(Game):
     )
 
     def check_options(self, options, n):
-        if options["end"] == "hands" and options["hands"] is None:
-            raise RulesError(
-                _("option 'hands' is needed when the match ends after some hands"), name="hands"
-            )
+        needs_hands(options)
 
     def new_table(self, players, options):
         return GongzhuTable(players, options)
