@@ -306,7 +306,7 @@ def test_a_list_parameter_is_shown_with_commas_each_part_translated():
 
 def test_what_a_player_typed_is_quoted_on_one_line():
     error = refused(match([{"declarer": 0, "hands": [["Z\nQ", "AS"], 5, 9]}]))
-    assert str(error) == "round 1: Z Q is not a card"
+    assert str(error) == "round 1: in Ann's hand, Z Q is not a card"
     assert error.phrase.params["card"] == "Z Q"
 
 

@@ -34,14 +34,14 @@ def test_with_htmx_the_round_swaps_in_the_match_body(client):
 
 
 @pytest.mark.parametrize(
-    "hands, message",
+    "hands, message, seat",
     [
-        (["7", "abc", "20"], "round 1: a hand total must be a whole number from 1 to 50"),
-        (["7", "", "20"], "round 1: Bo's hand is missing"),
-        (["7", "15", "99"], "round 1: a hand total must be a whole number from 1 to 50"),
+        (["7", "abc", "20"], "round 1: Bo's hand total must be a whole number from 1 to 50", 1),
+        (["7", "", "20"], "round 1: Bo's hand is missing", 1),
+        (["7", "15", "99"], "round 1: Chen's hand total must be a whole number from 1 to 50", 2),
     ],
 )
-def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, message):
+def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, message, seat):
     match = new_least_score(client)
     response = post_round(client, match, 0, *hands)
     page = response.content.decode()
@@ -49,6 +49,9 @@ def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, messag
     assert message in visible(page)
     for typed in hands:
         assert f'value="{typed}"' in page
+    # the player's hand is marked, and only that one
+    marked = re.findall(r'<input id="hand-(\d)"[^>]*aria-invalid="true"', page)
+    assert marked == [str(seat)]
     assert not Round.objects.exists()
 
 
@@ -63,7 +66,7 @@ def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(cli
         "cardtext-2": "as",
     }
     page = client.post(url, form).content.decode()
-    assert "round 1: A♠ appears twice" in visible(page)
+    assert "round 1: Chen's hand holds A♠ twice" in visible(page)
     # The picked cards are ticked again, the repeated one is back in the text box.
     assert re.search(r'name="cards-2" value="AS"[^>]*checked', page)
     assert re.search(r'name="cards-2" value="3H"[^>]*checked', page)
@@ -71,7 +74,7 @@ def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(cli
     assert re.search(r'name="cardtext-2"[^>]*value="as"', page)
     form["cardtext-2"] = "X9"
     page = client.post(url, form).content.decode()
-    assert "round 1: X9 is not a card" in visible(page)
+    assert "round 1: in Chen's hand, X9 is not a card" in visible(page)
     assert re.search(r'name="cardtext-2"[^>]*value="X9"', page)
     form["cardtext-2"] = "A♦"
     assert client.post(url, form).status_code == 302
@@ -215,7 +218,7 @@ def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
     fails = client.post(url, {"declarer": "1", "hand-0": "3", "hand-1": "5", "hand-2": "9"})
     assert "Bo declared: the declaration fails" in visible(fails.content.decode())
     typo = client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "x", "hand-2": "20"})
-    assert "a hand total must be a whole number from 1 to 50" in visible(typo.content.decode())
+    assert "Bo's hand total must be a whole number from 1 to 50" in visible(typo.content.decode())
     assert not Round.objects.exists()
 
 

@@ -75,14 +75,16 @@ def is_whole(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def whole(value, low, high, what):
-    """Return value if it is a whole number in low..high, else raise naming what it is."""
+def whole(value, low, high, what, **where):
+    """Return value if it is a whole number in low..high, else raise naming what it is (where:
+    more params for the error, e.g. the seat whose field it is)."""
     if not is_whole(value) or not low <= value <= high:
         raise RulesError(
             gettext_noop("%(what)s must be a whole number from %(low)s to %(high)s"),
             what=what,
             low=low,
             high=high,
+            **where,
         )
     return value
 
