@@ -309,3 +309,47 @@ def test_a_board_kept_is_never_replaced_by_an_older_versions(client):
     assert views.BOARDS[match.public_id] == (5, {"rows": ["newer"]})
     views.keep_board(match.public_id, 6, {"rows": ["latest"]})
     assert views.BOARDS[match.public_id] == (6, {"rows": ["latest"]})
+
+
+def test_the_run_fast_form_follows_the_deal_and_asks_the_bombs_played_when_the_others_pay(client):
+    form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "deal": "16", "bomb": '"pay"'}
+    assert client.post(reverse("new_match", args=["sanming"]), form).status_code == 302
+    match = Match.objects.get()
+    url = reverse("match", args=[match.public_id])
+    page = client.get(url).content.decode()
+    assert re.findall(r'name="cards_left-1" value="(\d+)"', page) == [str(n) for n in range(1, 17)]
+    assert "bombed-" not in page
+    assert re.findall(r'name="bombs-(\d)"', page) == ["0", "1", "2"]
+    entry = {"winner": "0", "cards_left-1": "16", "cards_left-2": "3", "bombs-0": "1"}
+    response = client.post(reverse("round_create", args=[match.public_id]), entry)
+    assert response.status_code == 302
+    assert Round.objects.get().entry == {
+        "winner": 0,
+        "cards_left": [None, 16, 3],
+        "bombs": [1, 0, 0],
+    }
+    page = visible(client.get(url).content.decode())
+    assert "Bo: 16 cards, never played ×2 = 32" in page
+    assert "Ann's bomb: Bo and Chen pay 10 each" in page
+
+
+def test_the_plain_run_fast_form_offers_17_cards_and_times_bombed(client):
+    form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"}
+    assert client.post(reverse("new_match", args=["sanming"]), form).status_code == 302
+    page = client.get(reverse("match", args=[Match.objects.get().public_id])).content.decode()
+    assert re.findall(r'name="cards_left-1" value="(\d+)"', page)[-1] == "17"
+    assert re.findall(r'name="bombed-(\d)"', page) == ["0", "1", "2"]
+    assert "bombs-" not in page
+
+
+def test_a_finished_run_fast_match_says_how_losers_paying_the_winner_settles(client):
+    form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "settle": '"winner"'}
+    form |= {"bomb": '"pay"', "target": "10"}
+    assert client.post(reverse("new_match", args=["sanming"]), form).status_code == 302
+    match = Match.objects.get()
+    entry = {"winner": "0", "cards_left-1": "1", "cards_left-2": "12", "bombs-2": "1"}
+    assert client.post(reverse("round_create", args=[match.public_id]), entry).status_code == 302
+    page = visible(client.get(reverse("match", args=[match.public_id])).content.decode())
+    assert "In every hand the losers paid the winner their points: there is no kid rule." in page
+    assert "Each player's bomb payments are added to their result." in page
+    assert "kid: zeroed" not in page and "so there is no kid" not in page
