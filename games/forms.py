@@ -35,14 +35,18 @@ def option_field(game, option):
     """A form field for one engine option; blank means 'the default'."""
     label = _(game.label(option.name))
     help_text = f"{_(option.help)} {default_note(game, option)}"
-    if option.kind == "choice":
+    if option.kind in ("choice", "pairs"):
         choices = [(json.dumps(c), _(game.label(c))) for c in option.choices]
+        choices += [(json.dumps(value), _(name)) for name, value in option.presets]
+        blank = callable(option.default) or option.kind == "pairs"
+        if blank:  # the default, which another option decides (or no preset at all)
+            choices.insert(0, ("", default_note(game, option)))
         return forms.TypedChoiceField(
             label=label,
             help_text=help_text,
             choices=choices,
             coerce=json.loads,
-            initial=json.dumps(option.default),
+            initial="" if blank else json.dumps(option.default),
             required=False,
             empty_value=None,
         )

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Match, Round
-from games.rules import GAMES, RulesError, score
+from games.rules import GAMES, RulesError, play_round, score, start
 from games.rules.gongzhu import SCORING as SCORING_CARDS
 
 JSON = st.recursive(
@@ -245,3 +245,136 @@ def test_random_imports_are_refused_with_a_message_or_stored_whole(client, text)
         assert not Match.objects.exists()
     else:
         Match.objects.all().delete()
+
+
+# ---- random valid matches drawing every house-rule variant, scored alike by `manage.py score`
+
+LEAST_SCORE = GAMES["least_score"]
+EXACT_PRESETS = [
+    value
+    for _label, value in next(o for o in LEAST_SCORE.options if o.name == "exact_totals").presets
+]
+RANDOM_PAIRS = st.lists(
+    st.tuples(st.integers(1, 300), st.integers(0, 299)), max_size=4, unique_by=lambda p: p[0]
+).map(lambda pairs: [[total, becomes % total] for total, becomes in pairs])
+OPTIONS = {
+    "least_score": {
+        "scoring": st.sampled_from(["difference", "yaniv"]),
+        "declare_max": st.none() | st.integers(1, 50),
+        "asaf_lowest": st.sampled_from(["zero", "hand"]),
+        "exact_totals": st.sampled_from(EXACT_PRESETS) | RANDOM_PAIRS,
+        "halve_on": st.lists(st.integers(1, 150).map(lambda n: 2 * n), max_size=3),
+        "threshold": st.integers(1, 250),
+        "tie": st.sampled_from(["declarer_wins", "declarer_fails"]),
+        "penalty": st.integers(0, 40),
+        "eliminate_at": st.sampled_from(["over", "reach"]),
+        "end": st.sampled_from(["last_standing", "first_out"]),
+    },
+    "sanming": {
+        "deal": st.sampled_from([17, 16, 15]),
+        "card_points": st.sampled_from(["sanming", "flat"]),
+        "baodan": st.booleans(),
+        "bomb": st.sampled_from(["double", "pay"]),
+        "bomb_points": st.integers(1, 30),
+        "settle": st.sampled_from(["pairwise", "winner"]),
+        "target": st.integers(20, 200),
+        "kid_below": st.integers(0, 19),
+        "bean_rate": st.sampled_from([1, 5, 0.5]),
+    },
+    "gongzhu": {
+        "hearts": st.sampled_from(["standard", "face"]),
+        "ceiling": st.none() | st.integers(50, 600),
+        "floor": st.integers(100, 1000),
+        "end": st.sampled_from(["floor", "hands", "open"]),
+        "hands": st.integers(1, 6),
+        "mode": st.sampled_from(["individual", "pairs"]),
+    },
+    "six_nimmt": {
+        "end": st.sampled_from(["66", "hand", "hands"]),
+        "hands": st.integers(1, 6),
+        "limit": st.integers(10, 66),
+    },
+}
+PLAYERS_OF = {"least_score": 4, "sanming": 3, "gongzhu": 4, "six_nimmt": 3}
+
+
+def consistent(slug, options):
+    """The options with the pairs the rule book refuses together taken apart."""
+    if options.get("halve_on") and options.get("exact_totals"):
+        del options["halve_on"]
+    if options.get("deal", 17) != 17 and options.get("card_points") == "sanming":
+        del options["card_points"]
+    if options.get("ceiling") is not None and options.get("end", "floor") != "floor":
+        del options["ceiling"]
+    if slug in ("gongzhu", "six_nimmt") and options.get("end") == "hands":
+        options.setdefault("hands", 3)
+    return options
+
+
+def least_score_round(data, table):
+    still_in = table.still_in()
+    declarer = data.draw(st.sampled_from(still_in))
+    low = 0 if table.options["scoring"] == "yaniv" else 1
+    hands = [None if s in table.out else data.draw(st.integers(low, 50)) for s in range(table.n)]
+    most = table.options["declare_max"]
+    hands[declarer] = min(hands[declarer], most or 50)
+    return {"declarer": declarer, "hands": hands}
+
+
+def sanming_round(data, table):
+    winner = data.draw(st.integers(0, 2))
+    deal = table.options["deal"]
+    cards = [0 if s == winner else data.draw(st.integers(1, deal)) for s in range(3)]
+    field = "bombs" if table.options["bomb"] == "pay" else "bombed"
+    return {
+        "winner": winner,
+        "cards_left": cards,
+        field: data.draw(st.lists(st.integers(0, 2), min_size=3, max_size=3)),
+    }
+
+
+def six_nimmt_round(data, table):
+    counts = data.draw(st.lists(st.integers(0, 20), min_size=3, max_size=3))
+    counts[0] += max(0, 14 - sum(counts))  # three players take 14 bullheads or more
+    return {"bullheads": counts}
+
+
+ROUNDS = {
+    "least_score": least_score_round,
+    "sanming": sanming_round,
+    "gongzhu": lambda data, table: data.draw(gongzhu_hands()),
+    "six_nimmt": six_nimmt_round,
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(OPTIONS)), st.data())
+def test_random_matches_with_house_rules_score_alike_in_the_engine_and_the_command(
+    tmp_path_factory, slug, data
+):
+    options = consistent(slug, data.draw(st.fixed_dictionaries({}, optional=OPTIONS[slug])))
+    players = ["Ann", "Bo", "Chen", "Dee"][: PLAYERS_OF[slug]]
+    document = {"game": slug, "players": players, "options": options, "rounds": []}
+    game, table, _rounds, _closed = start(document)
+    for _hand in range(data.draw(st.integers(0, 10))):
+        if game.is_over(table):
+            break
+        forked = table.fork()
+        entry = ROUNDS[slug](data, forked)
+        play_round(game, forked, entry)
+        document["rounds"].append(entry)
+        table = forked
+    document["closed"] = data.draw(st.booleans())
+    result = score(document)
+    assert [sum(column) for column in zip(*[r["points"] for r in result["rounds"]])] == (
+        result["totals"] if result["rounds"] else []
+    )
+    if slug == "sanming":
+        assert all(sum(r.get("bomb_pay", [])) == 0 for r in result["rounds"])
+        if result["settlement"]:
+            assert sum(result["settlement"]["results"]) == 0
+    path = tmp_path_factory.mktemp("house") / "match.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    call_command("score", str(path), stdout=out, stderr=err)
+    assert json.loads(out.getvalue()) == json.loads(json.dumps(result))

@@ -858,3 +858,87 @@ def test_all_red_names_only_the_ace_of_hearts_exposure():
         "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100 ×2 "
         "(Q♠ exposed), all red 200 ×2 (A♥ exposed) → raw 600;"
     )
+
+
+# ---- house rules: hearts at face value, a ceiling beside the floor
+
+
+@pytest.mark.parametrize(
+    "entry, standard, face",
+    [
+        (hand("9H 4H", "QS", "JD", REST), -10, -19),  # Wikipedia: 9♥ with 4♥
+        (hand("9H", "QS", "JD", REST), -10, -9),
+        (hand("8H 7H 6H", "QS", "JD", REST), -30, -21),
+        (hand("5H", "QS", "JD", REST), -10, -5),
+        (hand("4H", "QS", "JD", REST), 0, -10),
+        (hand("3H 2H", "QS", "JD", REST), 0, -5),
+        (hand("10H AH KH QH JH", "QS", "JD", REST), -150, -150),  # the others as before
+        (hand("10C 2H", "QS", "JD", REST), 0, -4),  # no heart is 0: the transformer doubles -2
+        (hand(HEARTS, "QS", "JD", "10C"), 200, 200),  # all red: still +200
+        (hand("9H", "QS", "JD", REST, exposed=["AH"]), -20, -18),  # A♥ exposed doubles it
+    ],
+)
+def test_hearts_at_face_value(entry, standard, face):
+    assert raw(entry)[0] == standard
+    assert raw(entry, hearts="standard")[0] == standard
+    assert raw(entry, hearts="face")[0] == face
+
+
+def test_face_value_hearts_still_add_up_to_minus_200():
+    assert raw(hand(HEARTS.replace("AH ", ""), "AH", "QS JD", "10C"), hearts="face")[:2] == [
+        -150,
+        -50,
+    ]
+
+
+def test_face_value_with_two_decks():
+    entry = hand("9H 9H 4H", "QS QS", "JD JD", REST, decks=2)
+    assert raw(entry, decks=2, hearts="face")[0] == -28
+
+
+def test_a_ceiling_also_ends_the_match():
+    # Chen takes 70 raw a hand: 140 after two
+    result = score(match(PLAIN, PLAIN, ceiling=140))
+    assert result["raw_totals"][2] == 140
+    assert (result["finished"], result["winners"]) == (True, ["Chen"])
+    assert not score(match(PLAIN, PLAIN, ceiling=141))["finished"]
+    assert not score(match(PLAIN, ceiling=140))["finished"]
+    assert rejected(PLAIN, PLAIN, PLAIN, ceiling=140) == "round 3: the match is already finished"
+    # the floor still ends it first when it is reached first
+    assert score(match(PLAIN, PLAIN, ceiling=1000, floor=240))["finished"]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"ceiling": 1000, "end": "open"}, "option 'ceiling' needs end: floor"),
+        ({"ceiling": 1000, "end": "hands", "hands": 3}, "option 'ceiling' needs end: floor"),
+        ({"ceiling": 0}, "option 'ceiling' cannot be 0"),
+        ({"ceiling": 10_000_001}, "option 'ceiling' cannot be 10000001"),
+        ({"hearts": "red"}, "option 'hearts' cannot be \"red\""),
+    ],
+)
+def test_bad_house_rules(options, message):
+    with pytest.raises(RulesError) as error:
+        score(match(**options))
+    assert str(error.value) == message
+    assert error.value.phrase.params["name"] == next(iter(options))
+
+
+def test_the_house_rules_are_listed_once_the_match_gives_one():
+    plain = score(match())["options"]
+    assert "hearts" not in plain and "ceiling" not in plain
+    for given in ({"ceiling": 1}, {"ceiling": 10_000_000}, {"hearts": "standard"}):
+        assert (
+            score(match(**given))["options"]
+            == plain | {"hearts": "standard", "ceiling": None} | given
+        )
+    assert score(match(ceiling=None, end="open"))["options"]["ceiling"] is None
+
+
+def test_status_names_the_ceiling():
+    assert lines(GAME.status(table_after(PLAIN, ceiling=1000))) == [
+        "Ann took the pig and leads the next hand.",
+        "The match ends when a raw total reaches -1000; lowest now -120 (Ann, Bo).",
+        "It also ends at +1000; highest now 70 (Chen).",
+    ]

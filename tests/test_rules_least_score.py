@@ -272,39 +272,43 @@ def test_eliminated_lists_players_in_seat_order_with_their_round():
 
 
 @pytest.mark.parametrize(
-    "entry, message",
+    "entry, message, seat",
     [
-        # a total is a whole number 1-50
-        (declare(0, 0, 5, 5), "a hand total must be a whole number from 1 to 50"),
-        (declare(0, 51, 5, 5), "a hand total must be a whole number from 1 to 50"),
-        (declare(0, 5, 10.0, 5), "a hand total must be a whole number from 1 to 50"),
-        (declare(0, 5, True, 5), "a hand total must be a whole number from 1 to 50"),
-        (declare(0, 5, "7", 5), "a hand total must be a whole number from 1 to 50"),
+        # a total is a whole number 1-50, named by the player whose it is
+        (declare(0, 0, 5, 5), "Ann's hand total must be a whole number from 1 to 50", 0),
+        (declare(0, 51, 5, 5), "Ann's hand total must be a whole number from 1 to 50", 0),
+        (declare(0, 5, 10.0, 5), "Bo's hand total must be a whole number from 1 to 50", 1),
+        (declare(0, 5, True, 5), "Bo's hand total must be a whole number from 1 to 50", 1),
+        (declare(0, 5, 6, "7"), "Chen's hand total must be a whole number from 1 to 50", 2),
         # a hand of cards holds 1 to 5 cards, each a card, none twice in the round
-        (declare(0, [], 5, 5), "a hand holds 1 to 5 cards"),
-        (declare(0, ["AS", "2S", "3S", "4S", "5S", "6S"], 5, 5), "a hand holds 1 to 5 cards"),
-        (declare(0, ["AS", "1S"], 5, 5), "1S is not a card"),
-        (declare(0, ["AS", "AS"], 5, 5), "A♠ appears twice"),
-        (declare(0, ["ah"], ["A♥"], 5), "A♥ appears twice"),
-        (declare(0, 5, ["2C", "KD"], ["10H", "kd"]), "K♦ appears twice"),
+        (declare(0, [], 5, 5), "Ann's hand must hold 1 to 5 cards", 0),
+        (declare(0, 5, list(PLAYERS * 2), 5), "Bo's hand must hold 1 to 5 cards", 1),
+        (declare(0, ["AS", "1S"], 5, 5), "in Ann's hand, 1S is not a card", 0),
+        (declare(0, ["AS", "AS"], 5, 5), "Ann's hand holds A♠ twice", 0),
+        (declare(0, ["ah"], ["A♥"], 5), "A♥ is in Ann's hand and in Bo's", 1),
+        (declare(0, 5, ["2C", "KD"], ["10H", "kd"]), "K♦ is in Bo's hand and in Chen's", 2),
         # one hand per seat, each player still in has one
-        (declare(0, 5, 5), "hands must list one entry per player"),
-        (declare(0, 5, 5, 5, 5), "hands must list one entry per player"),
-        ({"declarer": 0}, "hands must list one entry per player"),
-        (declare(0, 5, None, 5), "Bo's hand is missing"),
+        (declare(0, 5, 5), "hands must list one entry per player", None),
+        (declare(0, 5, 5, 5, 5), "hands must list one entry per player", None),
+        ({"declarer": 0}, "hands must list one entry per player", None),
+        (declare(0, 5, None, 5), "Bo's hand is missing", 1),
         # the declarer is a seat
-        (declare(3, 5, 5, 5), "the declarer must be a whole number from 0 to 2"),
-        (declare(-1, 5, 5, 5), "the declarer must be a whole number from 0 to 2"),
-        ({"hands": [5, 5, 5]}, "Tap who declared."),
+        (declare(3, 5, 5, 5), "the declarer must be a whole number from 0 to 2", None),
+        (declare(-1, 5, 5, 5), "the declarer must be a whole number from 0 to 2", None),
+        ({"hands": [5, 5, 5]}, "Tap who declared.", None),
         # a total and picked cards for one player: a question, never a silent choice
         (
-            declare(0, {"total": 7, "cards": ["10C"]}, 5, 5),
-            "Ann has a total and picked cards: keep one of them",
+            declare(0, 5, {"total": 7, "cards": ["10C"]}, 5),
+            "Bo has a total and picked cards: keep one of them",
+            1,
         ),
     ],
 )
-def test_a_broken_round_is_refused(entry, message):
-    assert refused(match(entry)) == f"round 1: {message}"
+def test_a_broken_round_is_refused_naming_the_player(entry, message, seat):
+    with pytest.raises(RulesError) as error:
+        score(match(entry))
+    assert str(error.value) == f"round 1: {message}"
+    assert error.value.phrase.params.get("seat") == seat
 
 
 @pytest.mark.parametrize(
@@ -352,6 +356,226 @@ def test_the_options_default_to_the_rule_book():
     allowed = {"threshold": 1, "penalty": 0, "halve_on": [2, 1000]}
     assert score(match(**allowed))["options"]["halve_on"] == [2, 1000]
     assert score(match(threshold=1000, penalty=1000))["options"]["threshold"] == 1000
+
+
+# ---- house rules: the Yaniv way (scoring, declare_max, asaf_lowest), exact_totals
+
+YANIV = {"scoring": "yaniv"}
+FOUR = ["Ann", "Bo", "Chen", "Dee"]
+
+
+@pytest.mark.parametrize(
+    "entry, options, scored",
+    [
+        # standing: the declarer 0, everyone else their own hand (not minus D)
+        (declare(0, 5, 7, 10), YANIV, [0, 7, 10]),
+        (declare(2, 12, 9, 1), YANIV, [12, 9, 0]),
+        # Asaf: the declarer D + 30, the lower hand 0, the rest their hand
+        (declare(0, 5, 7, 3, 10), YANIV, [35, 7, 0, 10]),
+        (declare(0, 5, 3, 3, 10), YANIV, [35, 0, 0, 10]),  # two lowest: both 0
+        (declare(0, 5, 4, 3, 10), YANIV, [35, 4, 0, 10]),  # only the lowest, not any lower
+        # a tie is an Asaf the Yaniv way, unless the table says tie: declarer_wins
+        (declare(0, 5, 5, 8), YANIV, [35, 0, 8]),
+        (declare(0, 5, 5, 8), YANIV | {"tie": "declarer_wins"}, [0, 5, 8]),
+        # the penalty given holds: a 20-point Asaf
+        (declare(0, 4, 3, 9), YANIV | {"penalty": 20}, [24, 0, 9]),
+        # asaf_lowest hand: the lowest scores its hand too (Board Game Arena)
+        (declare(0, 6, 4, 9), YANIV | {"asaf_lowest": "hand"}, [36, 4, 9]),
+        (declare(0, 3, 4, 9), YANIV | {"asaf_lowest": "hand"}, [0, 4, 9]),
+        # ... and means nothing when scoring the difference
+        (declare(0, 10, 8, 15), {"asaf_lowest": "hand"}, [22, 0, 0]),
+        (declare(0, 10, 8, 15), {"scoring": "difference"}, [22, 0, 0]),
+        # a joker hand is 0: declaring with it, or beaten by it
+        (declare(0, 0, 3, 5), YANIV, [0, 3, 5]),
+        (declare(1, 0, 0, 5), YANIV, [0, 30, 5]),
+        (declare(2, 1, 2, ["AS", "2S", "3S"]), YANIV | {"declare_max": 6}, [0, 2, 36]),
+    ],
+)
+def test_a_round_scored_the_yaniv_way(entry, options, scored):
+    players = FOUR[: len(entry["hands"])]
+    result = score(match(entry, players=players, **options))
+    assert result["rounds"] == [{"points": scored, "scored": scored}]
+
+
+def test_a_player_who_is_out_scores_nothing_the_yaniv_way():
+    # threshold 10: Bo's 12 puts him out; round 2 Chen's Asaf against Ann's 2 (Bo has no hand)
+    result = score(match(declare(0, 1, 12, 3), declare(2, 2, None, 4), threshold=10, **YANIV))
+    assert result["rounds"][1]["points"] == [0, 0, 34]
+    assert result["eliminated"] == {"Bo": 1, "Chen": 2}
+
+
+def test_the_yaniv_way_moves_three_defaults_and_sets_a_declaring_limit():
+    assert score(match(**YANIV))["options"] == {
+        "threshold": 200,
+        "eliminate_at": "over",
+        "tie": "declarer_fails",
+        "penalty": 30,
+        "end": "last_standing",
+        "halve_on": [],
+        "scoring": "yaniv",
+        "declare_max": 7,
+        "asaf_lowest": "zero",
+        "exact_totals": [],
+    }
+    given = {"threshold": 100, "tie": "declarer_wins", "penalty": 20, "declare_max": None}
+    assert score(match(**YANIV, **given))["options"] == {
+        **given,
+        "eliminate_at": "over",
+        "end": "last_standing",
+        "halve_on": [],
+        "scoring": "yaniv",
+        "asaf_lowest": "zero",
+        "exact_totals": [],
+    }
+
+
+def test_the_house_rules_are_listed_once_the_match_gives_one():
+    plain = ["threshold", "eliminate_at", "tie", "penalty", "end", "halve_on"]
+    variants = ["scoring", "declare_max", "asaf_lowest", "exact_totals"]
+    assert list(score(match())["options"]) == plain
+    assert list(score(match(penalty=5))["options"]) == plain
+    for given in ({"scoring": "difference"}, {"asaf_lowest": "zero"}, {"exact_totals": []}):
+        options = score(match(**given))["options"]
+        assert options == score(match())["options"] | {
+            "scoring": "difference",
+            "declare_max": None,
+            "asaf_lowest": "zero",
+            "exact_totals": [],
+        }
+        assert list(options) == plain + variants
+
+
+@pytest.mark.parametrize(
+    "options, hand, allowed",
+    [
+        ({}, 50, True),  # no limit by default
+        (YANIV, 7, True),
+        (YANIV, 8, False),
+        ({"declare_max": 5}, 5, True),
+        ({"declare_max": 5}, 6, False),
+        (YANIV | {"declare_max": None}, 50, True),
+        (YANIV | {"declare_max": 1}, 1, True),
+    ],
+)
+def test_a_declaration_above_declare_max_is_refused_naming_the_declarer(options, hand, allowed):
+    document = match(declare(1, 9, hand, 50), **options)
+    if allowed:
+        assert score(document)["rounds"]
+        return
+    with pytest.raises(RulesError) as error:
+        score(document)
+    assert str(error.value) == (
+        f"round 1: Bo declared with {hand}; a declaration needs a hand total of at most "
+        f"{options['declare_max'] if 'declare_max' in options else 7}"
+    )
+    assert error.value.phrase.params["seat"] == 1
+
+
+def test_a_hand_total_of_0_is_only_for_the_yaniv_way():
+    assert refused(match(declare(0, 0, 5, 5))) == (
+        "round 1: Ann's hand total must be a whole number from 1 to 50"
+    )
+    assert refused(match(declare(0, 3, 51, 5), **YANIV)) == (
+        "round 1: Bo's hand total must be a whole number from 0 to 50"
+    )
+    assert refused(match(declare(0, 3, -1, 5), **YANIV)) == (
+        "round 1: Bo's hand total must be a whole number from 0 to 50"
+    )
+
+
+def test_when_every_player_still_in_goes_out_the_lowest_of_them_wins():
+    # threshold 35: Ann 3 + 30 = 33 ... round 3 Ann's tie is an Asaf: Ann 36, Bo 6 (hand)
+    rounds = [declare(0, 3, 30), declare(1, 20, 6), declare(0, 6, 6)]
+    options = YANIV | {"asaf_lowest": "hand", "threshold": 35}
+    result = score(match(*rounds, players=["Ann", "Bo"], **options))
+    assert (result["totals"], result["eliminated"]) == ([56, 36], {"Ann": 3, "Bo": 3})
+    assert (result["finished"], result["winners"]) == (True, ["Bo"])
+    # level: both win; and Chen, out in an earlier round, is not among them
+    level = [declare(0, 1, 30, 31), declare(0, 5, 5, None)]
+    options |= {"threshold": 30}
+    result = score(match(*level, **options))
+    assert result["eliminated"] == {"Ann": 2, "Bo": 2, "Chen": 1}
+    assert result["totals"] == [35, 35, 31]
+    assert (result["finished"], result["winners"]) == (True, ["Ann", "Bo"])
+
+
+@pytest.mark.parametrize(
+    "exact_totals, rounds, totals",
+    [
+        # scoring 10 from 40 lands on 50, which becomes 25 (the rule book's worked line)
+        ([[50, 25]], [declare(0, 1, 41, 2), declare(0, 1, 11, 2)], [0, 25, 2]),
+        ([[50, 0]], [declare(0, 1, 41, 2), declare(0, 1, 11, 2)], [0, 0, 2]),
+        ([[50, 49]], [declare(0, 1, 41, 2), declare(0, 1, 11, 2)], [0, 49, 2]),
+        # passing over 50, or a pair for another total: nothing happens
+        ([[50, 25]], [declare(0, 1, 41, 2), declare(0, 1, 12, 2)], [0, 51, 2]),
+        ([[60, 25]], [declare(0, 1, 41, 2), declare(0, 1, 11, 2)], [0, 50, 2]),
+        # once: 100 becomes 50, not then 0
+        (
+            [[100, 50], [50, 0]],
+            [declare(0, 1, 50, 2), declare(0, 1, 50, 2), declare(0, 1, 3, 2)],
+            [0, 50, 3],
+        ),
+        # sitting on 50 and scoring nothing: it stays
+        ([[50, 25]], [declare(0, 1, 50, 2), declare(1, 1, 1, 2)], [0, 49, 2]),
+    ],
+)
+def test_a_total_landing_exactly_on_an_exact_total_becomes_its_pair(exact_totals, rounds, totals):
+    assert score(match(*rounds, exact_totals=exact_totals))["totals"] == totals
+
+
+def test_an_exact_total_applies_before_the_elimination_check():
+    # threshold 45: Bo's 50 would put him out, but it becomes 25 first
+    rounds = [declare(0, 1, 41, 2), declare(0, 1, 11, 2)]
+    kept = score(match(*rounds, threshold=45, exact_totals=[[50, 25]]))
+    assert (kept["totals"], kept["eliminated"]) == ([0, 25, 2], {})
+    assert score(match(*rounds, threshold=45))["eliminated"] == {"Bo": 2}
+
+
+def test_the_named_exact_total_rules_are_offered_as_presets():
+    [exact_totals] = [o for o in GAME.options if o.name == "exact_totals"]
+    assert [(str(label), value) for label, value in exact_totals.presets] == [
+        ("halve on every fifty", [[50, 25], [100, 50], [150, 75], [200, 100]]),
+        ("minus 50 on every fifty", [[50, 0], [100, 50], [150, 100], [200, 150]]),
+        ("exactly 200 back to 150", [[200, 150]]),
+        ("back to 0 on 50 or 100", [[50, 0], [100, 0]]),
+    ]
+    for _label, value in exact_totals.presets:
+        assert score(match(exact_totals=value))["options"]["exact_totals"] == value
+
+
+def test_halve_on_and_exact_totals_are_one_rule_given_one_way():
+    with pytest.raises(RulesError) as error:
+        score(match(halve_on=[50], exact_totals=[[100, 50]]))
+    assert str(error.value) == "options 'halve_on' and 'exact_totals' cannot both be given"
+    assert error.value.phrase.params["name"] == "exact_totals"
+    assert score(match(halve_on=[], exact_totals=[[100, 50]]))["options"]["halve_on"] == []
+    assert score(match(halve_on=[50], exact_totals=[]))["options"]["halve_on"] == [50]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"scoring": "asaf"}, "option 'scoring' cannot be \"asaf\""),
+        ({"declare_max": 0}, "option 'declare_max' cannot be 0"),
+        ({"declare_max": 51}, "option 'declare_max' cannot be 51"),
+        ({"asaf_lowest": "all"}, "option 'asaf_lowest' cannot be \"all\""),
+        ({"exact_totals": [[50, 50]]}, "option 'exact_totals' cannot be [[50, 50]]"),
+        ({"exact_totals": [[10001, 0]]}, "option 'exact_totals' cannot be [[10001, 0]]"),
+        ({"exact_totals": [[0, 0]]}, "option 'exact_totals' cannot be [[0, 0]]"),
+        (
+            {"exact_totals": [[50, 0], [50, 25]]},
+            "option 'exact_totals' cannot be [[50, 0], [50, 25]]",
+        ),
+    ],
+)
+def test_a_house_rule_out_of_range_is_refused(options, message):
+    assert refused(match(**options)) == message
+
+
+def test_the_limits_of_the_house_rules_are_allowed():
+    options = {"declare_max": 50, "exact_totals": [[10000, 9999], [1, 0]]}
+    assert score(match(**options))["options"] | options == score(match(**options))["options"]
+    assert score(match(declare_max=1))["options"]["declare_max"] == 1
 
 
 # ---- players
@@ -407,8 +631,44 @@ def test_the_breakdown_says_whether_the_declaration_stood_and_any_halving():
         "Ann declared: the declaration stands",
         "Bo +12",
         "Chen +1",
-        "Bo landed on a halving total: -13 in all",
+        "Bo landed on 50 → 25",
     ]
+
+
+def test_the_breakdown_names_the_asaf_and_the_exact_landing():
+    yaniv = table(declare(0, 5, 3, 10), declare(2, 5, 5, 5), **YANIV)
+    assert [str(p) for p in GAME.breakdown(yaniv, 0)] == [
+        "Asaf: Bo had 3, lower than Ann's 5 → Ann 5 + 30",
+        "Ann +35",
+        "Chen +10",
+    ]
+    assert [str(p) for p in GAME.breakdown(yaniv, 1)] == [
+        "Asaf: Ann, Bo had 5, as low as Chen's 5 → Chen 5 + 30",
+        "Chen +35",
+    ]
+    landed = table(declare(1, 50, 2, 7), declare(1, 50, 1, 7), exact_totals=[[100, 50]], **YANIV)
+    assert [str(p) for p in GAME.breakdown(landed, 1)] == [
+        "Bo declared: the declaration stands",
+        "Ann +50",
+        "Chen +7",
+        "Ann landed on 100 → 50",
+    ]
+
+
+def test_a_failed_declaration_that_scores_nothing_is_still_said_to_fail():
+    # penalty 0, Ann ties Bo with tie: declarer_fails: she scores 0 + 0, and it failed
+    failed = table(declare(0, 6, 6, 9), tie="declarer_fails", penalty=0)
+    assert [str(p) for p in GAME.breakdown(failed, 0)] == ["Ann declared: the declaration fails"]
+
+
+def test_the_status_says_the_declaring_limit_when_there_is_one():
+    assert [str(p) for p in GAME.status(table(**YANIV))][-1] == (
+        "Declare with a hand total of 7 or less."
+    )
+    assert [str(p) for p in GAME.status(table(declare_max=5))][-1] == (
+        "Declare with a hand total of 5 or less."
+    )
+    assert not any("Declare" in str(p) for p in GAME.status(table()))
 
 
 def test_the_status_shows_the_distance_to_the_threshold_and_who_is_out():
@@ -509,3 +769,26 @@ def test_a_fresh_picker_has_the_52_cards_from_the_ace_up_in_each_suit():
     cards = [c["card"] for c in pickers[0]["cards"]]
     assert len(set(cards)) == 52 and cards[:3] == ["AS", "2S", "3S"] and cards[12] == "KS"
     assert not any(c["checked"] or c["elsewhere"] for p in pickers for c in p["cards"])
+
+
+def test_a_hand_total_of_0_is_posted_as_0_and_the_form_says_from_where():
+    form = posted(declarer="1", hand_0="0", hand_1="3", hand_2="7")
+    assert GAME.entry_from_form(form, table(**YANIV))["hands"] == [0, 3, 7]
+    assert GAME.entry_context(table(**YANIV))["lowest"] == 0
+    assert GAME.entry_context(table())["lowest"] == 1
+
+
+@pytest.mark.parametrize(
+    "entry, invalid",
+    [
+        (None, None),
+        (declare(0, 5, 6, 7), None),
+        (declare(0, 5, 60, 7), 1),
+        (declare(0, 5, 6, ["ZZ"]), 2),
+        (declare(0, 5, None, 7), 1),
+        (declare(2, 5, 6, 9), 2),  # over the declaring limit: the declarer's hand
+        (declare(None, 5, 6, 7), None),  # nobody tapped: no hand to mark
+    ],
+)
+def test_the_form_marks_the_hand_a_refused_entry_is_about(entry, invalid):
+    assert GAME.entry_context(table(declare_max=8), entry)["invalid"] == invalid

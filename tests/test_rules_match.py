@@ -184,6 +184,24 @@ def test_a_refused_option_value_is_shown_as_written(value, shown):
         (Option("x", 0, "", "number", low=0, high=5), [0, 2.5, 5], [-0.1, 5.01, None, True]),
         (Option("c", "a", "", choices=("a", 2)), ["a", 2], ["b", 2.0, True, None]),
         (Option("e", [], "", "evens"), [[], [2, 100]], [[3], [0], [2.0], 2, None]),
+        (
+            Option("p", [], "", "pairs", low=1, high=100),
+            [[], [[1, 0]], [[100, 99], [50, 25]]],
+            [
+                [[0, 0]],  # a total below low
+                [[101, 0]],  # above high
+                [[50, 50]],  # becomes must be below the total
+                [[50, -1]],  # and at least 0
+                [[50, 25], [50, 0]],  # a total twice
+                [[50, 25.0]],
+                [[50, True]],
+                [[50]],
+                [[50, 25, 0]],
+                [50, 25],
+                (50, 25),
+                None,
+            ],
+        ),
     ],
 )
 def test_each_kind_of_option_takes_its_values_only(option, good, bad):
@@ -191,6 +209,32 @@ def test_each_kind_of_option_takes_its_values_only(option, good, bad):
     for value in bad:
         with pytest.raises(RulesError):
             option.read(value)
+
+
+def test_a_default_may_depend_on_an_option_listed_after_it():
+    game = Bare()
+    game.options = (
+        Option("first", lambda o: o["second"] * 2, "", "whole", low=1, high=99),
+        Option("second", 1, "", "whole", low=1, high=9),
+    )
+    assert game.read_options({}, 2) == {"first": 2, "second": 1}
+    assert game.read_options({"second": 4}, 2) == {"first": 8, "second": 4}
+    assert game.read_options({"first": 3, "second": 4}, 2) == {"first": 3, "second": 4}
+
+
+def test_variant_options_are_listed_only_when_the_match_gives_one():
+    game = Bare()
+    game.options = (
+        Option("plain", 1, "", "whole", low=1, high=9),
+        Option("house", 0, "", "whole", low=0, high=9, variant=True),
+        Option("rule", "a", "", choices=("a", "b"), variant=True),
+    )
+    options = game.read_options({}, 2)
+    assert options == {"plain": 1, "house": 0, "rule": "a"}
+    assert game.listed(options, {}) == {"plain": 1}
+    assert game.listed(options, {"plain": 2}) == {"plain": 1}
+    assert game.listed(options, {"rule": "a"}) == options
+    assert game.listed(options, {"house": 0}) == options
 
 
 # ---- what every game inherits
@@ -262,7 +306,7 @@ def test_a_list_parameter_is_shown_with_commas_each_part_translated():
 
 def test_what_a_player_typed_is_quoted_on_one_line():
     error = refused(match([{"declarer": 0, "hands": [["Z\nQ", "AS"], 5, 9]}]))
-    assert str(error) == "round 1: Z Q is not a card"
+    assert str(error) == "round 1: in Ann's hand, Z Q is not a card"
     assert error.phrase.params["card"] == "Z Q"
 
 

@@ -8,6 +8,7 @@ from games.rules.sanming import loser_points
 
 GAME = GAMES["sanming"]
 PLAYERS = ["Ann", "Bo", "Chen"]
+SANMING = {"deal": 17, "card_points": "sanming", "baodan": False}
 
 
 def hand(winner, cards_left, bombed=None):
@@ -60,7 +61,7 @@ def rejected(document):
     ],
 )
 def test_a_losers_points(cards, bombs, points):
-    assert loser_points(cards, bombs) == points
+    assert loser_points(cards, bombs, score(match())["options"] | SANMING) == points
     result = score(match(hand(0, [0, cards, 1], [0, bombs, 0]), target=100000))
     assert result["rounds"] == [{"points": [0, points, 1]}]
 
@@ -440,3 +441,237 @@ def test_after_the_end_without_a_kid_the_status_says_so():
         "A total reached 100: the match is over.",
         "Nobody is below 5, so there is no kid.",
     ]
+
+
+# ---- house rules of run-fast: deal, card_points, baodan, bomb (pay), bomb_points, settle
+
+FLAT = {"card_points": "flat"}
+
+
+def paid(winner, cards_left, bombs=None):
+    """A hand with bomb: pay: who went out, cards left, and (optionally) bombs each played."""
+    entry = {"winner": winner, "cards_left": cards_left}
+    if bombs is not None:
+        entry["bombs"] = bombs
+    return entry
+
+
+@pytest.mark.parametrize(
+    "options, cards, bombs, points",
+    [
+        # flat: a card a point, doubled for a player who never played: 2 × the deal
+        (FLAT, 1, 0, 1),
+        (FLAT, 12, 0, 12),
+        (FLAT, 16, 0, 16),
+        (FLAT, 17, 0, 34),
+        (FLAT, 12, 1, 24),  # bombs still double
+        ({"deal": 16}, 9, 0, 9),
+        ({"deal": 16}, 15, 0, 15),
+        ({"deal": 16}, 16, 0, 32),
+        ({"deal": 15}, 14, 0, 14),
+        ({"deal": 15}, 15, 0, 30),
+        ({"deal": 15}, 15, 2, 120),
+        # baodan: a single card left scores 0, bombed or not; two cards are two
+        ({"baodan": True}, 1, 0, 0),
+        ({"baodan": True}, 1, 3, 0),
+        ({"baodan": True}, 2, 0, 2),
+        ({"baodan": True}, 17, 0, 68),
+        ({"baodan": True, "deal": 15}, 1, 0, 0),
+        ({"baodan": False}, 1, 0, 1),
+    ],
+)
+def test_a_losers_points_under_the_house_rules(options, cards, bombs, points):
+    result = score(match(hand(0, [0, cards, 2], [0, bombs, 0]), target=100000, **options))
+    assert result["rounds"] == [{"points": [0, points, 2]}]
+
+
+@pytest.mark.parametrize(
+    "options, card_points",
+    [({}, "sanming"), ({"deal": 17}, "sanming"), ({"deal": 16}, "flat"), ({"deal": 15}, "flat")],
+)
+def test_card_points_follow_the_deal_unless_given(options, card_points):
+    assert GAME.read_options(options, 3)["card_points"] == card_points
+
+
+def test_the_sanming_table_needs_a_17_card_deal():
+    for deal in (16, 15):
+        with pytest.raises(RulesError) as error:
+            score(match(deal=deal, card_points="sanming"))
+        assert str(error.value) == "option 'card_points': the Sanming table needs a 17-card deal"
+        assert error.value.phrase.params["name"] == "card_points"
+    assert score(match(deal=17, card_points="flat"))["options"]["card_points"] == "flat"
+
+
+@pytest.mark.parametrize("deal, most", [(17, 17), (16, 16), (15, 15)])
+def test_a_loser_holds_1_to_the_deal(deal, most):
+    assert score(match(hand(0, [0, most, 1]), deal=deal, target=1000))["rounds"]
+    assert rejected(match(hand(0, [0, most + 1, 1]), deal=deal)) == (
+        f"round 1: Bo's cards left must be a whole number from 1 to {most}"
+    )
+
+
+def test_the_house_rules_are_listed_once_the_match_gives_one():
+    plain = {"target": 100, "kid_below": 5, "bean_rate": 1}
+    assert score(match())["options"] == plain
+    assert score(match(settle="pairwise"))["options"] == plain | {
+        "deal": 17,
+        "card_points": "sanming",
+        "baodan": False,
+        "bomb": "double",
+        "bomb_points": 10,
+        "settle": "pairwise",
+    }
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"deal": 14}, "option 'deal' cannot be 14"),
+        ({"deal": "16"}, "option 'deal' cannot be \"16\""),
+        ({"card_points": "double"}, "option 'card_points' cannot be \"double\""),
+        ({"baodan": 1}, "option 'baodan' cannot be 1"),
+        ({"bomb": "none"}, "option 'bomb' cannot be \"none\""),
+        ({"bomb_points": 0}, "option 'bomb_points' cannot be 0"),
+        ({"bomb_points": 1001}, "option 'bomb_points' cannot be 1001"),
+        ({"settle": "kid"}, "option 'settle' cannot be \"kid\""),
+    ],
+)
+def test_a_house_rule_out_of_range_is_rejected(options, message):
+    assert rejected(match(**options)) == message
+
+
+def test_bomb_points_from_1_to_1000():
+    for points in (1, 1000):
+        result = score(match(paid(0, [0, 3, 4], [0, 0, 1]), bomb="pay", bomb_points=points))
+        assert result["rounds"][0]["bomb_pay"] == [-points, -points, 2 * points]
+
+
+@pytest.mark.parametrize(
+    "bombs, bomb_points, bomb_pay",
+    [
+        ([0, 0, 1], 10, [-10, -10, 20]),  # the rule book: seat 2 bombs once at 10
+        ([1, 0, 0], 10, [20, -10, -10]),  # the winner bombs too
+        ([2, 0, 1], 10, [30, -30, 0]),
+        ([1, 1, 1], 10, [0, 0, 0]),
+        ([0, 3, 0], 20, [-60, 120, -60]),
+        ([0, 0, 0], 10, [0, 0, 0]),
+    ],
+)
+def test_with_bomb_pay_each_other_player_pays_the_bomber(bombs, bomb_points, bomb_pay):
+    options = {"bomb": "pay", "bomb_points": bomb_points}
+    result = score(match(paid(0, [0, 12, 3], bombs), closed=True, **options))
+    # bombs double nothing: the points are the cards alone, and bomb payments are not totals
+    assert result["rounds"] == [{"points": [0, 24, 3], "bomb_pay": bomb_pay}]
+    assert result["totals"] == [0, 24, 3]
+    pairwise = [27 + 0, 27 - 72, 27 - 9]
+    assert result["settlement"]["results"] == [r + b for r, b in zip(pairwise, bomb_pay)]
+
+
+def test_bomb_payments_count_neither_to_the_target_nor_to_the_kid_rule():
+    # Bo is paid 10 × 13 by each of the others, but totals are points only: no end yet
+    result = score(match(paid(1, [3, 0, 1], [0, 13, 0]), bomb="pay", target=60))
+    assert (result["totals"], result["finished"]) == ([3, 0, 1], False)
+    rounds = [paid(1, [3, 0, 1], [0, 13, 0]), paid(1, [3, 0, 17])]
+    ended = score(match(*rounds, bomb="pay", target=60))
+    settlement = ended["settlement"]
+    # Bo's 0 makes him a kid whatever he was paid: 12, 0, 138 → 114, 150, -264, plus the bombs
+    assert settlement["adjusted"] == [12, 0, 138]
+    assert settlement["results"] == [114 - 130, 150 + 260, -264 - 130]
+    assert ended["winners"] == ["Bo"]
+
+
+def test_without_bombs_a_paying_hand_pays_nothing():
+    result = score(match(paid(0, [0, 4, 5]), bomb="pay"))
+    assert result["rounds"] == [{"points": [0, 4, 5], "bomb_pay": [0, 0, 0]}]
+
+
+def test_with_bomb_pay_bombed_is_refused_and_bombs_are_checked():
+    assert rejected(match(hand(0, [0, 5, 8], [0, 1, 0]), bomb="pay")) == (
+        "round 1: with bomb: pay, record the bombs each player played (bombs), not bombed"
+    )
+    assert rejected(match(hand(0, [0, 5, 8], [0, 0, 0]), bomb="pay")).startswith("round 1: with")
+    assert score(match(paid(0, [0, 5, 8]) | {"bombed": None}, bomb="pay"))["rounds"]
+    assert rejected(match(paid(0, [0, 5, 8], [14, 0, 0]), bomb="pay")) == (
+        "round 1: Ann's bombs must be a whole number from 0 to 13"
+    )
+    assert rejected(match(paid(0, [0, 5, 8], [0, 0]), bomb="pay")) == (
+        "round 1: bombs must list one entry per player"
+    )
+    # doubling reads no bombs: whatever they hold
+    assert score(match(paid(0, [0, 5, 8], "x")))["rounds"] == [{"points": [0, 5, 8]}]
+
+
+def test_baodan_does_not_excuse_a_bomb_payment():
+    result = score(match(paid(0, [0, 1, 8], [1, 0, 0]), bomb="pay", baodan=True, closed=True))
+    assert result["rounds"] == [{"points": [0, 0, 8], "bomb_pay": [20, -10, -10]}]
+    assert result["settlement"]["results"] == [8 + 20, 8 - 10, -16 - 10]
+
+
+@pytest.mark.parametrize("settle, results", [("winner", [9, -6, -3]), ("pairwise", [9, -9, 0])])
+def test_losers_pay_the_winner_or_everyone_settles_with_everyone(settle, results):
+    # the rule book: one hand, Ann out, Bo 6 cards, Chen 3 (flat)
+    result = score(match(hand(0, [0, 6, 3]), closed=True, settle=settle, card_points="flat"))
+    assert result["settlement"]["results"] == results
+
+
+def test_losers_pay_each_hands_winner_with_no_kid_rule():
+    # Ann collects 12 + 3, Bo 1 + 10; Chen reaches the target; Ann's 1 is no kid here
+    rounds = [hand(0, [0, 12, 3]), hand(1, [1, 0, 10])]
+    options = {"target": 13, "settle": "winner", "deal": 16}
+    result = score(match(*rounds, **options))
+    assert (result["finished"], result["totals"]) == (True, [1, 12, 13])
+    assert result["settlement"]["adjusted"] == [1, 12, 13]
+    assert result["settlement"]["results"] == [15 - 1, 11 - 12, -13]
+    assert result["winners"] == ["Ann"]
+    assert [str(line) for line in GAME.status(table_after(*rounds, **options))] == [
+        "A total reached 13: the match is over.",
+        "Chen pays Ann 13 beans.",
+        "Bo pays Ann 1 beans.",
+    ]
+
+
+def test_the_breakdown_names_the_house_rules():
+    table = table_after(
+        paid(0, [0, 16, 1], [0, 0, 1]),
+        paid(2, [15, 1, 0], [0, 2, 0]),
+        deal=16,
+        baodan=True,
+        bomb="pay",
+        bomb_points=20,
+        settle="winner",
+    )
+    assert [str(p) for p in GAME.breakdown(table, 0)] == [
+        "Ann went out first: 0",
+        "Bo: 16 cards, never played ×2 = 32",
+        "Chen: 1 card, announced (baodan) = 0",
+        "Chen's bomb: Ann and Bo pay 20 each",
+        "The losers pay Ann their points: 32 in all.",
+    ]
+    assert [str(p) for p in GAME.breakdown(table, 1)] == [
+        "Chen went out first: 0",
+        "Ann: 15 cards = 15",
+        "Bo: 1 card, announced (baodan) = 0",
+        "Bo's 2 bombs: Ann and Chen pay 40 each",
+        "The losers pay Chen their points: 15 in all.",
+    ]
+    bombed = table_after(hand(0, [0, 16, 15], [0, 1, 0]), deal=16, target=1000)
+    assert [str(p) for p in GAME.breakdown(bombed, 0)][1:] == [
+        "Bo: 16 cards, never played ×2 = 32, bombed once ×2 = 64",
+        "Chen: 15 cards = 15",
+    ]
+
+
+def test_with_bomb_pay_the_form_asks_the_bombs_every_player_played():
+    form = {
+        "winner": ["1"],
+        "cards_left-0": ["12"],
+        "cards_left-2": ["3"],
+        "bombs-0": [""],
+        "bombs-1": ["2"],
+        "bombs-2": ["1"],
+        "bombed-0": ["1"],
+    }
+    entry = GAME.entry_from_form(form, table_after(bomb="pay"))
+    assert entry == {"winner": 1, "cards_left": [12, None, 3], "bombs": [0, 2, 1]}
+    assert score(match(entry, bomb="pay"))["rounds"][0]["bomb_pay"] == [-30, 30, 0]
+    assert GAME.entry_from_form(form, table_after())["bombed"] == [1, 0, 0]

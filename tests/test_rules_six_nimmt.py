@@ -258,6 +258,51 @@ def test_without_hands_the_table_closes_the_match_and_most_ranking_points_win():
     assert (result["finished"], result["winners"]) == (True, ["Ann"])
 
 
+# ---- a fixed number of hands (end: hands)
+
+
+def test_a_fixed_number_of_hands_ends_whatever_the_totals_and_fewest_bullheads_win():
+    document = hands(3, [40, 3, 5], [30, 12, 6], [7, 4, 11], end="hands", hands=3)
+    result = score(document)
+    assert [r["points"] for r in result["rounds"]] == [[40, 3, 5], [30, 12, 6], [7, 4, 11]]
+    assert result["totals"] == [77, 19, 22]  # Ann passed 66: the match went on
+    assert (result["finished"], result["winners"]) == (True, ["Bo"])
+    assert result["ranking_points"] == [-2, 8, -1]
+    document["rounds"].append({"bullheads": [4, 4, 4]})
+    assert rejected(document) == "round 4: the match is already finished"
+
+
+def test_before_the_last_of_the_fixed_hands_the_match_goes_on():
+    result = score(hands(2, [10, 5], [10, 5], end="hands", hands=3, limit=20))
+    assert (result["finished"], result["winners"]) == (False, [])
+    assert "ranking_points" not in result
+    assert score(hands(2, [3, 5], end="hands", hands=1))["finished"]
+
+
+def test_a_fixed_number_of_hands_needs_the_number():
+    with pytest.raises(RulesError) as error:
+        score(match(3, end="hands"))
+    assert str(error.value) == "option 'hands' is needed when the match ends after some hands"
+    assert error.value.phrase.params["name"] == "hands"
+
+
+def test_status_with_a_fixed_number_of_hands_says_which_is_next_and_each_total():
+    table = table_after(hands(2, [3, 5], end="hands", hands=2, deck="tactics"))
+    assert rendered(GAME.status(table)) == [
+        "cards 1 to 24 are in play",
+        "hand 2 of 2 next",
+        "Ann has 3 bullheads",
+        "Bo has 5 bullheads",
+    ]
+    table = table_after(hands(2, [3, 5], [2, 3], end="hands", hands=2, deck="tactics"))
+    assert rendered(GAME.status(table)) == [
+        "cards 1 to 24 are in play",
+        "Ann has 5 bullheads",
+        "Bo has 8 bullheads",
+    ]
+    assert GAME.chart_marks(table) == []
+
+
 # ---- ranking points
 
 

@@ -34,14 +34,14 @@ def test_with_htmx_the_round_swaps_in_the_match_body(client):
 
 
 @pytest.mark.parametrize(
-    "hands, message",
+    "hands, message, seat",
     [
-        (["7", "abc", "20"], "round 1: a hand total must be a whole number from 1 to 50"),
-        (["7", "", "20"], "round 1: Bo's hand is missing"),
-        (["7", "15", "99"], "round 1: a hand total must be a whole number from 1 to 50"),
+        (["7", "abc", "20"], "round 1: Bo's hand total must be a whole number from 1 to 50", 1),
+        (["7", "", "20"], "round 1: Bo's hand is missing", 1),
+        (["7", "15", "99"], "round 1: Chen's hand total must be a whole number from 1 to 50", 2),
     ],
 )
-def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, message):
+def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, message, seat):
     match = new_least_score(client)
     response = post_round(client, match, 0, *hands)
     page = response.content.decode()
@@ -49,6 +49,9 @@ def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, messag
     assert message in visible(page)
     for typed in hands:
         assert f'value="{typed}"' in page
+    # the player's hand is marked, and only that one
+    marked = re.findall(r'<input id="hand-(\d)"[^>]*aria-invalid="true"', page)
+    assert marked == [str(seat)]
     assert not Round.objects.exists()
 
 
@@ -63,7 +66,7 @@ def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(cli
         "cardtext-2": "as",
     }
     page = client.post(url, form).content.decode()
-    assert "round 1: A♠ appears twice" in visible(page)
+    assert "round 1: Chen's hand holds A♠ twice" in visible(page)
     # The picked cards are ticked again, the repeated one is back in the text box.
     assert re.search(r'name="cards-2" value="AS"[^>]*checked', page)
     assert re.search(r'name="cards-2" value="3H"[^>]*checked', page)
@@ -71,7 +74,7 @@ def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(cli
     assert re.search(r'name="cardtext-2"[^>]*value="as"', page)
     form["cardtext-2"] = "X9"
     page = client.post(url, form).content.decode()
-    assert "round 1: X9 is not a card" in visible(page)
+    assert "round 1: in Chen's hand, X9 is not a card" in visible(page)
     assert re.search(r'name="cardtext-2"[^>]*value="X9"', page)
     form["cardtext-2"] = "A♦"
     assert client.post(url, form).status_code == 302
@@ -215,7 +218,7 @@ def test_the_preview_scores_the_typed_round_and_saves_nothing(client):
     fails = client.post(url, {"declarer": "1", "hand-0": "3", "hand-1": "5", "hand-2": "9"})
     assert "Bo declared: the declaration fails" in visible(fails.content.decode())
     typo = client.post(url, {"declarer": "0", "hand-0": "7", "hand-1": "x", "hand-2": "20"})
-    assert "a hand total must be a whole number from 1 to 50" in visible(typo.content.decode())
+    assert "Bo's hand total must be a whole number from 1 to 50" in visible(typo.content.decode())
     assert not Round.objects.exists()
 
 
@@ -309,3 +312,47 @@ def test_a_board_kept_is_never_replaced_by_an_older_versions(client):
     assert memo.BOARDS[match.public_id] == (5, {"rows": ["newer"]})
     memo.keep(match.public_id, 6, {"rows": ["latest"]})
     assert memo.BOARDS[match.public_id] == (6, {"rows": ["latest"]})
+
+
+def test_the_run_fast_form_follows_the_deal_and_asks_the_bombs_played_when_the_others_pay(client):
+    form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "deal": "16", "bomb": '"pay"'}
+    assert client.post(reverse("new_match", args=["sanming"]), form).status_code == 302
+    match = Match.objects.get()
+    url = reverse("match", args=[match.public_id])
+    page = client.get(url).content.decode()
+    assert re.findall(r'name="cards_left-1" value="(\d+)"', page) == [str(n) for n in range(1, 17)]
+    assert "bombed-" not in page
+    assert re.findall(r'name="bombs-(\d)"', page) == ["0", "1", "2"]
+    entry = {"winner": "0", "cards_left-1": "16", "cards_left-2": "3", "bombs-0": "1"}
+    response = client.post(reverse("round_create", args=[match.public_id]), entry)
+    assert response.status_code == 302
+    assert Round.objects.get().entry == {
+        "winner": 0,
+        "cards_left": [None, 16, 3],
+        "bombs": [1, 0, 0],
+    }
+    page = visible(client.get(url).content.decode())
+    assert "Bo: 16 cards, never played ×2 = 32" in page
+    assert "Ann's bomb: Bo and Chen pay 10 each" in page
+
+
+def test_the_plain_run_fast_form_offers_17_cards_and_times_bombed(client):
+    form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"}
+    assert client.post(reverse("new_match", args=["sanming"]), form).status_code == 302
+    page = client.get(reverse("match", args=[Match.objects.get().public_id])).content.decode()
+    assert re.findall(r'name="cards_left-1" value="(\d+)"', page)[-1] == "17"
+    assert re.findall(r'name="bombed-(\d)"', page) == ["0", "1", "2"]
+    assert "bombs-" not in page
+
+
+def test_a_finished_run_fast_match_says_how_losers_paying_the_winner_settles(client):
+    form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "settle": '"winner"'}
+    form |= {"bomb": '"pay"', "target": "10"}
+    assert client.post(reverse("new_match", args=["sanming"]), form).status_code == 302
+    match = Match.objects.get()
+    entry = {"winner": "0", "cards_left-1": "1", "cards_left-2": "12", "bombs-2": "1"}
+    assert client.post(reverse("round_create", args=[match.public_id]), entry).status_code == 302
+    page = visible(client.get(reverse("match", args=[match.public_id])).content.decode())
+    assert "In every hand the losers paid the winner their points: there is no kid rule." in page
+    assert "Each player's bomb payments are added to their result." in page
+    assert "kid: zeroed" not in page and "so there is no kid" not in page

@@ -104,7 +104,8 @@ def start(match):
         raise RulesError(gettext_noop("a match must be a JSON object"))
     game = get_game(match.get("game"))
     players = read_players(match.get("players"), game)
-    options = game.read_options(match.get("options") or {}, len(players))
+    raw = match.get("options") or {}
+    options = game.read_options(raw, len(players))
     rounds = match.get("rounds", [])
     if not isinstance(rounds, list):
         raise RulesError(gettext_noop("rounds must be a list"))
@@ -119,7 +120,9 @@ def start(match):
         closed = False
     if not isinstance(closed, bool):
         raise RulesError(gettext_noop("closed must be true or false"))
-    return game, game.new_table(players, options), rounds, closed
+    table = game.new_table(players, options)
+    table.listed = game.listed(options, raw)
+    return game, table, rounds, closed
 
 
 def play_round(game, table, entry):
@@ -151,7 +154,7 @@ def outcome(game, table, closed):
     result = {
         "game": game.slug,
         "players": table.players,
-        "options": table.options,
+        "options": table.listed,
         "rounds": table.rounds,
         "totals": table.totals,
         "finished": finished,

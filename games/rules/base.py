@@ -76,16 +76,27 @@ def is_whole(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def whole(value, low, high, what):
-    """Return value if it is a whole number in low..high, else raise naming what it is."""
+def whole(value, low, high, what, **where):
+    """Return value if it is a whole number in low..high, else raise naming what it is (where:
+    more params for the error, e.g. the seat whose field it is)."""
     if not is_whole(value) or not low <= value <= high:
         raise RulesError(
             gettext_noop("%(what)s must be a whole number from %(low)s to %(high)s"),
             what=what,
             low=low,
             high=high,
+            **where,
         )
     return value
+
+
+def needs_hands(options):
+    """Refuse a match that ends after some hands without saying how many."""
+    if options["end"] == "hands" and options["hands"] is None:
+        raise RulesError(
+            gettext_noop("option 'hands' is needed when the match ends after some hands"),
+            name="hands",
+        )
 
 
 def seat(value, n, what, ask):
@@ -116,8 +127,11 @@ class Option:
     """One option a table may change: its name, default, one-line help and allowed values.
 
     kind is "choice" (one of choices), "whole" (low..high), "whole_or_null", "number" (low..high),
-    "bool" or "evens" (a list of even whole numbers >= 2). A callable default receives the
-    options read so far, so a default may depend on an earlier option.
+    "bool", "evens" (a list of even whole numbers >= 2) or "pairs" (a list of [total, becomes]:
+    total in low..high, none twice, becomes 0 to total - 1). A callable default receives the
+    other options (given, or their plain defaults), so a default may depend on another option.
+    A variant is a house rule: a result lists it only when the match gives one (Game.listed).
+    presets are (label, value) pairs a form may offer.
     """
 
     name: str
@@ -128,6 +142,8 @@ class Option:
     low: int = 0
     high: int = 0
     default_help: str = ""
+    variant: bool = False
+    presets: tuple = ()
 
     def default_for(self, options):
         return self.default(options) if callable(self.default) else self.default
@@ -167,6 +183,17 @@ class Option:
         good = all(is_whole(v) and v >= 2 and v % 2 == 0 for v in value)
         return value if good else None
 
+    def _read_pairs(self, value):
+        if not isinstance(value, list) or not all(_is_pair(p) for p in value):
+            return None
+        totals = [total for total, _becomes in value]
+        good = all(self.low <= t <= self.high and 0 <= b < t for t, b in value)
+        return value if good and len(set(totals)) == len(totals) else None
+
+
+def _is_pair(value):
+    return isinstance(value, list) and len(value) == 2 and all(map(is_whole, value))
+
 
 def _show(value):
     try:
@@ -189,9 +216,11 @@ class Table:
     rounds: list = field(default_factory=list)
     totals: list = field(default_factory=list)
     entries: list = field(default_factory=list)
+    listed: dict = None  # the options a result lists (Game.listed); None: all of them
 
     def __post_init__(self):
         self.totals = self.totals or [0] * len(self.players)
+        self.listed = self.options if self.listed is None else self.listed
 
     @property
     def n(self):
@@ -239,14 +268,19 @@ class Game:
         for key in raw:
             if key not in known:
                 raise RulesError(gettext_noop("unknown option '%(name)s'"), name=key)
-        options = {}
-        for option in self.options:
-            if option.name in raw:
-                options[option.name] = option.read(raw[option.name])
-            else:
-                options[option.name] = option.default_for(options)
+        given = {o.name: o.read(raw[o.name]) for o in self.options if o.name in raw}
+        fixed = {o.name: o.default for o in self.options if not callable(o.default)}
+        known = {**fixed, **given}
+        options = {
+            o.name: known[o.name] if o.name in known else o.default_for(known) for o in self.options
+        }
         self.check_options(options, n)
         return options
+
+    def listed(self, options, raw):
+        """The options a result lists: the house-rule variants only when raw gives one of them."""
+        variants = any(o.variant and o.name in raw for o in self.options)
+        return {o.name: options[o.name] for o in self.options if variants or not o.variant}
 
     def check_options(self, options, n):
         """Checks that involve several options or the player count (override when needed)."""

@@ -16,6 +16,7 @@ from .base import (
     Table,
     Term,
     form_value,
+    needs_hands,
     per_seat,
     plain,
     whole_or_text,
@@ -40,6 +41,17 @@ HEARTS = {
     "4H": 0,
     "3H": 0,
     "2H": 0,
+}
+# hearts: face, a house rule: 9♥ to 5♥, 3♥ and 2♥ at minus their face value, 4♥ -10.
+FACE_HEARTS = HEARTS | {
+    "9H": -9,
+    "8H": -8,
+    "7H": -7,
+    "6H": -6,
+    "5H": -5,
+    "4H": -10,
+    "3H": -3,
+    "2H": -2,
 }
 SCORING = ("QS", "JD", "10C", *HEARTS)
 EXPOSABLE = ("QS", "JD", "10C", "AH")
@@ -143,7 +155,8 @@ def items(cards, hand, options):
     if all_red:
         found.append(Item(_("all red"), 200 * decks, 2 ** exposed["AH"], "AH"))
     elif hearts:
-        found.append(Item(_("hearts"), sum(HEARTS[c] for c in hearts), 2 ** exposed["AH"], "AH"))
+        values = FACE_HEARTS if options["hearts"] == "face" else HEARTS
+        found.append(Item(_("hearts"), sum(values[c] for c in hearts), 2 ** exposed["AH"], "AH"))
     if count["10C"]:
         factor = 2 ** (count["10C"] + exposed["10C"])
         if found:
@@ -248,6 +261,10 @@ class Gongzhu(Game):
         "hands": _("hands"),
         "open": _("open"),
         "stake": _("stake"),
+        "hearts": _("hearts"),
+        "standard": _("standard"),
+        "face": _("face value"),
+        "ceiling": _("ceiling"),
     }
     options = (
         Option("decks", 1, _("Play with one deck, or two (every card twice)."), choices=(1, 2)),
@@ -319,13 +336,34 @@ class Gongzhu(Game):
         Option(
             "stake", 0, _("Money per point in the settlement."), "number", low=0, high=1_000_000
         ),
+        Option(
+            "hearts",
+            "standard",
+            _(
+                "Heart values: standard (10♥ to 5♥ -10 each, 4♥ 3♥ 2♥ 0), or face value "
+                "(9♥ -9 … 5♥ -5, 4♥ -10, 3♥ -3, 2♥ -2)."
+            ),
+            choices=("standard", "face"),
+            variant=True,
+        ),
+        Option(
+            "ceiling",
+            None,
+            _(
+                "With the floor: the match also ends when a raw total reaches plus this "
+                "(empty: never)."
+            ),
+            "whole_or_null",
+            low=1,
+            high=10_000_000,
+            variant=True,
+        ),
     )
 
     def check_options(self, options, n):
-        if options["end"] == "hands" and options["hands"] is None:
-            raise RulesError(
-                _("option 'hands' is needed when the match ends after some hands"), name="hands"
-            )
+        needs_hands(options)
+        if options["ceiling"] is not None and options["end"] != "floor":
+            raise RulesError(_("option 'ceiling' needs end: floor"), name="ceiling")
 
     def new_table(self, players, options):
         return GongzhuTable(players, options)
@@ -341,7 +379,9 @@ class Gongzhu(Game):
     def is_over(self, table):
         options = table.options
         if options["end"] == "floor":
-            return min(table.raw_totals) <= -options["floor"]
+            ceiling = options["ceiling"]
+            reached = ceiling is not None and max(table.raw_totals) >= ceiling
+            return reached or min(table.raw_totals) <= -options["floor"]
         return options["end"] == "hands" and len(table.rounds) >= options["hands"]
 
     def winners(self, table):
@@ -491,6 +531,16 @@ class Gongzhu(Game):
                     names=names,
                 )
             )
+            if options["ceiling"] is not None:
+                high = max(table.raw_totals)
+                lines.append(
+                    Phrase(
+                        _("It also ends at +%(ceiling)s; highest now %(raw)s (%(names)s)."),
+                        ceiling=options["ceiling"],
+                        raw=high,
+                        names=[p for p, r in zip(table.players, table.raw_totals) if r == high],
+                    )
+                )
         elif options["end"] == "hands":
             lines.append(
                 Phrase(

@@ -22,14 +22,36 @@ from .cards import RANKS, is_red, parse_card, pretty, rank_of
 CARD_VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
 # The picker's deck: suits alternating in colour, each from the ace (1) up to the king.
 PICKER_DECK = tuple(rank + suit for suit in "SHCD" for rank in ("A",) + RANKS[:-1])
+MOST = 50  # the highest hand total: five tens
+VERDICTS = {True: _("the declaration stands"), False: _("the declaration fails")}
+# An Asaf in the breakdown: someone else lower than the declarer, or level with them.
+ASAF = {
+    True: _(
+        "Asaf: %(lowest)s had %(low)s, lower than %(name)s's %(mine)s → %(name)s %(mine)s + "
+        "%(penalty)s"
+    ),
+    False: _(
+        "Asaf: %(lowest)s had %(low)s, as low as %(name)s's %(mine)s → %(name)s %(mine)s + "
+        "%(penalty)s"
+    ),
+}
+# The exact-total house rules players name (least_score.md), for a form to offer.
+EXACT_PRESETS = (
+    (_("halve on every fifty"), [[50, 25], [100, 50], [150, 75], [200, 100]]),
+    (_("minus 50 on every fifty"), [[50, 0], [100, 50], [150, 100], [200, 150]]),
+    (_("exactly 200 back to 150"), [[200, 150]]),
+    (_("back to 0 on 50 or 100"), [[50, 0], [100, 0]]),
+)
 
 
 class LeastScoreTable(Table):
-    """Adds who is out: seat -> the round (from 1) in which that player went out."""
+    """Adds who is out (seat -> the round, from 1, in which that player went out) and each
+    round's hand totals."""
 
     def __post_init__(self):
         super().__post_init__()
         self.out = {}
+        self.hands = []
 
     def still_in(self):
         return [s for s in range(self.n) if s not in self.out]
@@ -40,39 +62,113 @@ def card_value(card):
     return CARD_VALUES.get(rank) or int(rank)
 
 
-def hand_total(hand, seen):
-    """A hand's total from a number (1-50) or its cards; seen collects the round's cards."""
+def is_yaniv(options):
+    return options["scoring"] == "yaniv"
+
+
+def lowest_total(options):
+    """The lowest hand total a player may enter: 0 the Yaniv way (a joker), else 1."""
+    return 0 if is_yaniv(options) else 1
+
+
+def hand_total(hand, seen, table, s):
+    """Seat s's hand total from a number or its cards; seen maps the round's cards to seats."""
+    name = table.players[s]
     if not isinstance(hand, list):
-        return whole(hand, 1, 50, _("a hand total"))
+        what = Phrase(_("%(name)s's hand total"), name=name)
+        return whole(hand, lowest_total(table.options), MOST, what, seat=s)
     if not 1 <= len(hand) <= 5:
-        raise RulesError(_("a hand holds 1 to 5 cards"))
-    cards = [parse_card(text) for text in hand]
-    for card in cards:
+        raise RulesError(_("%(name)s's hand must hold 1 to 5 cards"), name=name, seat=s)
+    total = 0
+    for text in hand:
+        card = hand_card(text, name, s)
+        if seen.get(card) == s:
+            raise RulesError(
+                _("%(name)s's hand holds %(card)s twice"), name=name, card=pretty(card), seat=s
+            )
         if card in seen:
-            raise RulesError(_("%(card)s appears twice"), card=pretty(card))
-        seen.add(card)
-    return sum(card_value(card) for card in cards)
+            raise RulesError(
+                _("%(card)s is in %(other)s's hand and in %(name)s's"),
+                card=pretty(card),
+                other=table.players[seen[card]],
+                name=name,
+                seat=s,
+            )
+        seen[card] = s
+        total += card_value(card)
+    return total
+
+
+def hand_card(text, name, s):
+    """One card of seat s's hand, or an error naming the player."""
+    try:
+        return parse_card(text)
+    except RulesError as error:
+        raise RulesError(
+            _("in %(name)s's hand, %(card)s is not a card"),
+            seat=s,
+            name=name,
+            **error.phrase.params,
+        ) from None
 
 
 def hand_totals(table, hands):
     """Each seat's hand total (None for players who are out), checked against who is in."""
     per_seat(hands, table.n, _("hands"))
-    seen, totals = set(), []
+    seen, totals = {}, []
     for s, hand in enumerate(hands):
         name = table.players[s]
         if s in table.out:
             if hand is not None:
-                raise RulesError(_("%(name)s is out and has no hand"), name=name)
+                raise RulesError(_("%(name)s is out and has no hand"), name=name, seat=s)
             totals.append(None)
         elif hand is None:
-            raise RulesError(_("%(name)s's hand is missing"), name=name)
+            raise RulesError(_("%(name)s's hand is missing"), name=name, seat=s)
         elif isinstance(hand, dict):
             raise RulesError(
-                _("%(name)s has a total and picked cards: keep one of them"), name=name
+                _("%(name)s has a total and picked cards: keep one of them"), name=name, seat=s
             )
         else:
-            totals.append(hand_total(hand, seen))
+            totals.append(hand_total(hand, seen, table, s))
     return totals
+
+
+def lowest_other(totals, declarer):
+    """L: the lowest hand among the players still in other than the declarer."""
+    return min(t for s, t in enumerate(totals) if t is not None and s != declarer)
+
+
+def stands(options, totals, declarer):
+    """Whether the declaration stands: D below L, or level with it when tie is declarer_wins."""
+    mine, lowest = totals[declarer], lowest_other(totals, declarer)
+    return mine < lowest or (mine == lowest and options["tie"] == "declarer_wins")
+
+
+def difference_scored(options, totals, declarer):
+    """Standing, the others score their hand minus D; failing, the declarer penalty + D - L."""
+    mine = totals[declarer]
+    if stands(options, totals, declarer):
+        return [0 if t is None or s == declarer else t - mine for s, t in enumerate(totals)]
+    penalty = options["penalty"] + mine - lowest_other(totals, declarer)
+    return [penalty if s == declarer else 0 for s in range(len(totals))]
+
+
+def yaniv_scored(options, totals, declarer):
+    """The others score their own hand; on an Asaf the declarer scores D + penalty, and the
+    lowest other hand 0 (asaf_lowest zero) or its own total (hand)."""
+    standing = stands(options, totals, declarer)
+    spared = lowest_other(totals, declarer)
+    if standing or options["asaf_lowest"] == "hand":
+        spared = None
+    points = [0 if t is None or t == spared else t for t in totals]
+    points[declarer] = 0 if standing else totals[declarer] + options["penalty"]
+    return points
+
+
+def landings(options):
+    """Where a total landing exactly on a key by scoring goes: exact_totals, or halve_on's
+    halves."""
+    return dict(options["exact_totals"]) or {t: t // 2 for t in options["halve_on"]}
 
 
 class LeastScore(Game):
@@ -100,15 +196,24 @@ class LeastScore(Game):
         "last_standing": _("last standing"),
         "first_out": _("first out"),
         "halve_on": _("halve on"),
+        "scoring": _("scoring"),
+        "difference": _("the difference"),
+        "yaniv": _("the Yaniv way"),
+        "declare_max": _("declare with at most"),
+        "asaf_lowest": _("lowest hand on an Asaf"),
+        "zero": _("scores 0"),
+        "hand": _("scores its hand"),
+        "exact_totals": _("exact totals"),
     }
     options = (
         Option(
             "threshold",
-            100,
+            lambda o: 200 if is_yaniv(o) else 100,
             _("A player whose total passes this is out."),
             "whole",
             low=1,
             high=1000,
+            default_help=_("100, or 200 the Yaniv way"),
         ),
         Option(
             "eliminate_at",
@@ -118,11 +223,20 @@ class LeastScore(Game):
         ),
         Option(
             "tie",
-            "declarer_wins",
+            lambda o: "declarer_fails" if is_yaniv(o) else "declarer_wins",
             _("When the declarer ties the lowest hand."),
             choices=("declarer_wins", "declarer_fails"),
+            default_help=_("declarer wins; declarer fails the Yaniv way"),
         ),
-        Option("penalty", 20, _("Added to a failed declarer's score."), "whole", low=0, high=1000),
+        Option(
+            "penalty",
+            lambda o: 30 if is_yaniv(o) else 20,
+            _("Added to a failed declarer's score."),
+            "whole",
+            low=0,
+            high=1000,
+            default_help=_("20, or 30 the Yaniv way"),
+        ),
         Option(
             "end",
             "last_standing",
@@ -132,7 +246,54 @@ class LeastScore(Game):
         Option(
             "halve_on", [], _("Totals landing exactly here are halved (even numbers)."), "evens"
         ),
+        Option(
+            "scoring",
+            "difference",
+            _(
+                "Score the Yaniv way: everyone else scores their own hand, and a failed "
+                "declaration (Asaf) costs the declarer their hand plus the penalty."
+            ),
+            choices=("difference", "yaniv"),
+            variant=True,
+        ),
+        Option(
+            "declare_max",
+            lambda o: 7 if is_yaniv(o) else None,
+            _("A player may declare only with a hand total of at most this (empty: any hand)."),
+            "whole_or_null",
+            low=1,
+            high=MOST,
+            default_help=_("no limit; 7 the Yaniv way"),
+            variant=True,
+        ),
+        Option(
+            "asaf_lowest",
+            "zero",
+            _("On an Asaf, the player with the lowest hand scores 0, or their hand like the rest."),
+            choices=("zero", "hand"),
+            variant=True,
+        ),
+        Option(
+            "exact_totals",
+            [],
+            _(
+                "A total landing exactly on one of these by scoring becomes the number paired "
+                "with it."
+            ),
+            "pairs",
+            low=1,
+            high=10000,
+            variant=True,
+            presets=EXACT_PRESETS,
+        ),
     )
+
+    def check_options(self, options, n):
+        if options["halve_on"] and options["exact_totals"]:
+            raise RulesError(
+                _("options 'halve_on' and 'exact_totals' cannot both be given"),
+                name="exact_totals",
+            )
 
     def new_table(self, players, options):
         return LeastScoreTable(players, options)
@@ -142,24 +303,28 @@ class LeastScore(Game):
         if declarer in table.out:
             raise RulesError(_("the declarer must be a player still in the game"))
         totals = hand_totals(table, entry.get("hands"))
-        scored = self.scored(table.options, declarer, totals)
+        options = table.options
+        most = options["declare_max"]
+        if most is not None and totals[declarer] > most:
+            raise RulesError(
+                _(
+                    "%(name)s declared with %(total)s; a declaration needs a hand total of at "
+                    "most %(most)s"
+                ),
+                name=table.players[declarer],
+                total=totals[declarer],
+                most=most,
+                seat=declarer,
+            )
+        scoring = yaniv_scored if is_yaniv(options) else difference_scored
+        scored = scoring(options, totals, declarer)
         landed = [t + p for t, p in zip(table.totals, scored)]
-        halve_on = table.options["halve_on"]
-        after = [t // 2 if p > 0 and t in halve_on else t for t, p in zip(landed, scored)]
+        goes_to = landings(options)
+        after = [goes_to.get(t, t) if p > 0 else t for t, p in zip(landed, scored)]
         points = [a - t for a, t in zip(after, table.totals)]
+        table.hands.append(totals)
         table.add({"points": points, "scored": scored})
         self.eliminate(table)
-
-    def scored(self, options, declarer, totals):
-        """Points as scored before halving: declarer's D against the lowest other hand L."""
-        mine = totals[declarer]
-        lowest = min(t for s, t in enumerate(totals) if t is not None and s != declarer)
-        stands = mine < lowest or (mine == lowest and options["tie"] == "declarer_wins")
-        if stands:
-            return [0 if t is None or s == declarer else t - mine for s, t in enumerate(totals)]
-        return [
-            options["penalty"] + mine - lowest if s == declarer else 0 for s in range(len(totals))
-        ]
 
     def eliminate(self, table):
         for s in table.still_in():
@@ -178,9 +343,12 @@ class LeastScore(Game):
         return len(table.still_in()) <= 1
 
     def winners(self, table):
-        still_in = table.still_in()
-        lowest = min(table.totals[s] for s in still_in)
-        return [s for s in still_in if table.totals[s] == lowest]
+        """The lowest total still in; when every player still in went out in the last round,
+        the lowest among them."""
+        last = sorted(s for s, number in table.out.items() if number == len(table.rounds))
+        candidates = table.still_in() or last
+        lowest = min(table.totals[s] for s in candidates)
+        return [s for s in candidates if table.totals[s] == lowest]
 
     def chart_marks(self, table):
         threshold = table.options["threshold"]
@@ -198,8 +366,8 @@ class LeastScore(Game):
     def entry_context(self, table, entry=None):
         """One card picker per seat, refilled from entry: every card with its label, colour and
         value, checked when in that seat's hand, elsewhere when in another's; what the seat
-        typed that is not a card (or repeats one); the picked cards' labels and total; and the
-        seats that are out."""
+        typed that is not a card (or repeats one); the picked cards' labels and total; the
+        seats that are out; the lowest hand total; the seat a refused entry is about."""
         hands = entry.get("hands") if isinstance(entry, dict) else None
         hands = hands if isinstance(hands, list) else []
         split = [picked_and_typed(hands[s] if s < len(hands) else None) for s in range(table.n)]
@@ -226,12 +394,27 @@ class LeastScore(Game):
                     "total": sum(c["value"] for c in chosen),
                 }
             )
-        return {"pickers": pickers, "out": sorted(table.out)}
+        return {
+            "pickers": pickers,
+            "out": sorted(table.out),
+            "lowest": lowest_total(table.options),
+            "invalid": self.invalid_seat(table, entry),
+        }
+
+    def invalid_seat(self, table, entry):
+        """The seat whose hand a refused entry is about (its field is marked), else None."""
+        if not isinstance(entry, dict):
+            return None
+        try:
+            self.play(table.fork(), entry)
+        except RulesError as error:
+            return error.phrase.params.get("seat")
+        return None
 
     def status(self, table):
-        """How far each player still in is from the threshold."""
+        """How far each player still in is from the threshold, who is out, any declaring limit."""
         threshold = table.options["threshold"]
-        return [
+        lines = [
             Phrase(
                 _("%(name)s has %(total)s points, %(left)s below the threshold of %(threshold)s"),
                 name=table.players[s],
@@ -240,36 +423,57 @@ class LeastScore(Game):
                 threshold=threshold,
             )
             for s in table.still_in()
-        ] + [Phrase(_("%(name)s is out"), name=table.players[s]) for s in sorted(table.out)]
+        ]
+        lines += [Phrase(_("%(name)s is out"), name=table.players[s]) for s in sorted(table.out)]
+        most = table.options["declare_max"]
+        if most is not None:
+            lines.append(Phrase(_("Declare with a hand total of %(most)s or less."), most=most))
+        return lines
 
     def breakdown(self, table, index):
-        """Whether the declaration stood, and any halving."""
-        scored = table.rounds[index]["scored"]
-        points = table.rounds[index]["points"]
+        """Whether the declaration stood (the Asaf named), each score, any exact landing."""
+        totals, scored = table.hands[index], table.rounds[index]["scored"]
         declarer = table.entries[index]["declarer"]
-        verdict = (
-            _("the declaration stands") if scored[declarer] == 0 else _("the declaration fails")
-        )
-        lines = [
-            Phrase(
-                _("%(name)s declared: %(verdict)s"), name=table.players[declarer], verdict=verdict
-            )
-        ]
+        lines = [self.verdict(table, totals, declarer)]
         lines += [
             Phrase(_("%(name)s %(points)+d"), name=table.players[s], points=p)
             for s, p in enumerate(scored)
             if p
         ]
+        before = [sum(r["points"][s] for r in table.rounds[:index]) for s in range(table.n)]
+        points = table.rounds[index]["points"]
         lines += [
             Phrase(
-                _("%(name)s landed on a halving total: %(points)+d in all"),
+                _("%(name)s landed on %(landed)s → %(becomes)s"),
                 name=table.players[s],
-                points=points[s],
+                landed=before[s] + scored[s],
+                becomes=before[s] + points[s],
             )
             for s in range(table.n)
             if points[s] != scored[s]
         ]
         return lines
+
+    @staticmethod
+    def verdict(table, totals, declarer):
+        """The declaration stood or failed; the Yaniv way, a failure is an Asaf, told in full."""
+        options, name = table.options, table.players[declarer]
+        standing = stands(options, totals, declarer)
+        if standing or not is_yaniv(options):
+            return Phrase(
+                _("%(name)s declared: %(verdict)s"), name=name, verdict=VERDICTS[standing]
+            )
+        lowest, mine = lowest_other(totals, declarer), totals[declarer]
+        return Phrase(
+            ASAF[lowest < mine],
+            lowest=[
+                p for s, p in enumerate(table.players) if s != declarer and totals[s] == lowest
+            ],
+            low=lowest,
+            name=name,
+            mine=mine,
+            penalty=options["penalty"],
+        )
 
 
 def typed_hand(form, s):

@@ -13,6 +13,7 @@ from .base import (
     Table,
     decimal,
     form_value,
+    needs_hands,
     per_seat,
     plain,
     whole,
@@ -173,10 +174,10 @@ class SixNimmt(Game):
             "end",
             "66",
             _(
-                "Play until someone reaches the limit, or make each hand a game "
-                "scored in ranking points."
+                "Play until someone reaches the limit, make each hand a game scored in ranking "
+                "points, or play a fixed number of hands."
             ),
-            choices=("66", "hand"),
+            choices=("66", "hand", "hands"),
         ),
         Option(
             "limit",
@@ -205,14 +206,17 @@ class SixNimmt(Game):
             "hands",
             None,
             _(
-                "With one game per hand: how many hands to play (empty: until "
-                "the table closes the match)."
+                "How many hands to play: with a fixed number of hands, or with one game per "
+                "hand (empty: until the table closes the match)."
             ),
             "whole_or_null",
             low=1,
             high=MAX_ROUNDS,
         ),
     )
+
+    def check_options(self, options, n):
+        needs_hands(options)
 
     def new_table(self, players, options):
         return SixNimmtTable(players, options)
@@ -238,9 +242,9 @@ class SixNimmt(Game):
 
     def is_over(self, table):
         options = table.options
-        if options["end"] == "hand":
-            return options["hands"] is not None and len(table.rounds) >= options["hands"]
-        return any(total >= options["limit"] for total in table.totals)
+        if options["end"] == "66":
+            return any(total >= options["limit"] for total in table.totals)
+        return options["hands"] is not None and len(table.rounds) >= options["hands"]
 
     def winners(self, table):
         best = max if table.options["end"] == "hand" else min
@@ -254,7 +258,7 @@ class SixNimmt(Game):
         return [(limit, Phrase(_("limit %(limit)s"), limit=limit))]
 
     def extra(self, table, finished):
-        if finished and table.options["end"] == "66":
+        if finished and table.options["end"] != "hand":
             return {"ranking_points": ranking_points(table.totals, table.options)}
         return {}
 
@@ -347,44 +351,48 @@ class SixNimmt(Game):
         return phrases
 
     def status(self, table):
-        """The cards in play, then how far each player is from the limit, or which hand is next."""
+        """The cards in play, then how far each player is from the limit, or which hand is next
+        (and, with a fixed number of hands, each player's bullheads)."""
         options = table.options
         phrases = [
             Phrase(_("cards 1 to %(high)s are in play"), high=highest_card(options, table.n))
         ]
-        if options["end"] == "hand":
-            number = len(table.rounds) + 1
-            if options["hands"] is None:
-                phrases.append(
-                    Phrase(_("hand %(number)s next; close the match to stop"), number=number)
-                )
-            elif number <= options["hands"]:
-                phrases.append(
-                    Phrase(
-                        _("hand %(number)s of %(hands)s next"),
-                        number=number,
-                        hands=options["hands"],
-                    )
-                )
-            return phrases
-        limit = options["limit"]
-        for name, total in zip(table.players, table.totals):
-            if total >= limit:
-                phrases.append(Phrase(_("%(name)s has reached %(limit)s"), name=name, limit=limit))
-            else:
-                phrases.append(
-                    Phrase(
-                        _(
-                            "%(name)s has %(total)s bullheads, %(left)s below the "
-                            "limit of %(limit)s"
-                        ),
-                        name=name,
-                        total=total,
-                        left=limit - total,
-                        limit=limit,
-                    )
-                )
+        if options["end"] == "66":
+            return phrases + self.to_the_limit(table)
+        phrases += self.next_hand(table)
+        if options["end"] == "hands":
+            phrases += [
+                Phrase(_("%(name)s has %(total)s bullheads"), name=name, total=total)
+                for name, total in zip(table.players, table.totals)
+            ]
         return phrases
+
+    @staticmethod
+    def next_hand(table):
+        """Which hand is next, of how many (none once they are played)."""
+        number, hands = len(table.rounds) + 1, table.options["hands"]
+        if hands is None:
+            return [Phrase(_("hand %(number)s next; close the match to stop"), number=number)]
+        if number <= hands:
+            return [Phrase(_("hand %(number)s of %(hands)s next"), number=number, hands=hands)]
+        return []
+
+    @staticmethod
+    def to_the_limit(table):
+        """How far each player is from the limit, or that they reached it."""
+        limit = table.options["limit"]
+        return [
+            Phrase(_("%(name)s has reached %(limit)s"), name=name, limit=limit)
+            if total >= limit
+            else Phrase(
+                _("%(name)s has %(total)s bullheads, %(left)s below the limit of %(limit)s"),
+                name=name,
+                total=total,
+                left=limit - total,
+                limit=limit,
+            )
+            for name, total in zip(table.players, table.totals)
+        ]
 
 
 GAME = SixNimmt()
