@@ -3,6 +3,7 @@
 import copy
 import json
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -115,8 +116,9 @@ class Option:
     """One option a table may change: its name, default, one-line help and allowed values.
 
     kind is "choice" (one of choices), "whole" (low..high), "whole_or_null", "number" (low..high),
-    "bool" or "evens" (a list of even whole numbers >= 2). A callable default receives the
-    options read so far, so a default may depend on an earlier option.
+    "bool", "evens" (a list of even whole numbers >= 2) or "text" (one line of at most high
+    characters, trimmed; shown as typed). A callable default receives the options read so far,
+    so a default may depend on an earlier option.
     """
 
     name: str
@@ -132,7 +134,7 @@ class Option:
         return self.default(options) if callable(self.default) else self.default
 
     def read(self, value):
-        """Return value if allowed for this option, else raise."""
+        """Return value as allowed for this option (text trimmed), else raise."""
         allowed = getattr(self, "_read_" + self.kind)(value)
         if allowed is None and not (self.kind == "whole_or_null" and value is None):
             raise RulesError(
@@ -140,7 +142,7 @@ class Option:
                 name=self.name,
                 value=_show(value),
             )
-        return value
+        return value if allowed is None else allowed
 
     def _read_choice(self, value):
         return value if any(type(value) is type(c) and value == c for c in self.choices) else None
@@ -159,6 +161,12 @@ class Option:
             return None
         # Compared before any float conversion: a 400-digit whole number is simply too big.
         return value if self.low <= value <= self.high and math.isfinite(value) else None
+
+    def _read_text(self, value):
+        if not isinstance(value, str):
+            return None
+        controls = any(unicodedata.category(c) in ("Cc", "Cs") for c in value)
+        return None if controls or len(value.strip()) > self.high else value.strip()
 
     def _read_evens(self, value):
         if not isinstance(value, list):
