@@ -35,9 +35,9 @@
     const left = -fields(sheet).reduce((sum, field) => sum + typed(field), 0);
     const note = sheet.querySelector("[data-left]");
     if (left === 0) {
-      note.textContent = sheet.dataset.even;
+      note.textContent = sheet.dataset.evenText;
     } else {
-      const [before, after] = sheet.dataset.left.split("%(count)s");
+      const [before, after] = sheet.dataset.leftText.split("%(count)s");
       const count = document.createElement("bdi");
       count.dir = "ltr";
       count.textContent = left > 0 ? `+${left}` : String(left);
