@@ -77,6 +77,14 @@ def option_field(game, option):
             widget=forms.TextInput(),  # the full keyboard: an iPhone's number pad has no comma
             error_messages={"invalid": _("Type even numbers separated by commas.")},
         )
+    if option.kind == "text":
+        return forms.CharField(
+            label=label,
+            help_text=help_text,
+            required=False,
+            max_length=option.high,
+            initial=option.default,
+        )
     initial = None if callable(option.default) else option.default
     return WholeField(
         label=label,
@@ -100,7 +108,7 @@ def default_note(game, option):
         default = _("on") if default else _("off")
     elif isinstance(default, list):
         default = ", ".join(map(str, default)) or _("none")
-    elif default is None:
+    elif default is None or default == "":
         default = _("none")
     return _("Default: %(default)s.") % {"default": default}
 

@@ -21,9 +21,10 @@ IN_PLAY = [
     "smear-hands",
     "sanming-two-kids",
     "six-nimmt-cards",
+    "sheet-mahjong-stake",
 ]
-FINISHED = ["gongzhu-match-to-floor", "sanming-one-kid"]
-GAMES = ["least_score", "gongzhu", "smear", "sanming", "six_nimmt"]
+FINISHED = ["gongzhu-match-to-floor", "sanming-one-kid", "sheet-hearts-to-50"]
+GAMES = ["least_score", "gongzhu", "smear", "sanming", "six_nimmt", "sheet"]
 
 
 def stored(example, in_play=False):

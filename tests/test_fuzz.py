@@ -36,7 +36,8 @@ def documents():
             "game": GAME_NAMES,
             "players": PLAYERS | JSON,
             "options": st.dictionaries(
-                st.sampled_from(["decks", "threshold", "end", "target", "x"]), JSON
+                st.sampled_from(["decks", "threshold", "end", "target", "title", "stake", "x"]),
+                JSON,
             )
             | JSON,
             "rounds": st.lists(
@@ -56,6 +57,7 @@ def documents():
                             "low",
                             "taken",
                             "bullheads",
+                            "points",
                         ]
                     ),
                     JSON,
@@ -199,6 +201,8 @@ FORM_FIELDS = st.dictionaries(
             "rest",
             "version",
             "mode",
+            "points-0",
+            "points-2",
         ]
     ),
     st.text(max_size=12),

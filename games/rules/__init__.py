@@ -5,11 +5,12 @@ Plain Python, no Django. Every game is a module with a Game subclass, listed in 
 
 import unicodedata
 
-from . import gongzhu, least_score, sanming, six_nimmt, smear
+from . import gongzhu, least_score, sanming, sheet, six_nimmt, smear
 from .base import MAX_ROUNDS, Game, RulesError, gettext_noop
 
 GAMES = {
-    module.GAME.slug: module.GAME for module in (least_score, gongzhu, six_nimmt, smear, sanming)
+    module.GAME.slug: module.GAME
+    for module in (least_score, gongzhu, six_nimmt, smear, sanming, sheet)
 }
 
 __all__ = [

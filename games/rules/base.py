@@ -4,6 +4,7 @@ import copy
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -127,11 +128,12 @@ class Option:
     """One option a table may change: its name, default, one-line help and allowed values.
 
     kind is "choice" (one of choices), "whole" (low..high), "whole_or_null", "number" (low..high),
-    "bool", "evens" (a list of even whole numbers >= 2) or "pairs" (a list of [total, becomes]:
-    total in low..high, none twice, becomes 0 to total - 1). A callable default receives the
-    other options (given, or their plain defaults), so a default may depend on another option.
-    A variant is a house rule: a result lists it only when the match gives one (Game.listed).
-    presets are (label, value) pairs a form may offer.
+    "bool", "evens" (a list of even whole numbers >= 2), "pairs" (a list of [total, becomes]:
+    total in low..high, none twice, becomes 0 to total - 1) or "text" (one line of at most high
+    characters, trimmed; shown as typed). A callable default receives the other options (given,
+    or their plain defaults), so a default may depend on another option. A variant is a house
+    rule: a result lists it only when the match gives one (Game.listed). presets are (label,
+    value) pairs a form may offer.
     """
 
     name: str
@@ -149,7 +151,7 @@ class Option:
         return self.default(options) if callable(self.default) else self.default
 
     def read(self, value):
-        """Return value if allowed for this option, else raise."""
+        """Return value as allowed for this option (text trimmed), else raise."""
         allowed = getattr(self, "_read_" + self.kind)(value)
         if allowed is None and not (self.kind == "whole_or_null" and value is None):
             raise RulesError(
@@ -157,7 +159,7 @@ class Option:
                 name=self.name,
                 value=_show(value),
             )
-        return value
+        return value if allowed is None else allowed
 
     def _read_choice(self, value):
         return value if any(type(value) is type(c) and value == c for c in self.choices) else None
@@ -176,6 +178,12 @@ class Option:
             return None
         # Compared before any float conversion: a 400-digit whole number is simply too big.
         return value if self.low <= value <= self.high and math.isfinite(value) else None
+
+    def _read_text(self, value):
+        if not isinstance(value, str):
+            return None
+        controls = any(unicodedata.category(c) in ("Cc", "Cs") for c in value)
+        return None if controls or len(value.strip()) > self.high else value.strip()
 
     def _read_evens(self, value):
         if not isinstance(value, list):

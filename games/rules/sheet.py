@@ -1,0 +1,161 @@
+"""Score sheet: any other game, as points per player per round, totals and who wins."""
+
+from .base import (
+    MAX_ROUNDS,
+    Game,
+    Option,
+    Phrase,
+    RulesError,
+    form_value,
+    per_seat,
+    whole,
+    whole_or_text,
+)
+from .base import gettext_noop as _
+from .settle import settlement
+
+MOST = 1_000_000  # the most points a player scores in a round, either way, and the top target
+WINS = {"high": _("the highest total wins"), "low": _("the lowest total wins")}
+TITLED = {
+    "high": _("%(title)s: the highest total wins"),
+    "low": _("%(title)s: the lowest total wins"),
+}
+
+
+class Sheet(Game):
+    slug = "sheet"
+    entry_fields = {"points": "per_seat"}
+    name = _("Score sheet (any game)")
+    min_players, max_players = 2, 20
+    summary = _(
+        "For any other game: each round, type the points each player scored. The highest or "
+        "the lowest total wins; a target or a number of hands ends the match, else close it by "
+        "hand. On a zero-sum sheet every round adds up to 0, and the totals can be paid out."
+    )
+    labels = {
+        "points": _("points"),
+        "title": _("name of the game"),
+        "win": _("who wins"),
+        "high": _("highest total"),
+        "low": _("lowest total"),
+        "target": _("target"),
+        "hands": _("hands"),
+        "zero_sum": _("zero sum"),
+        "stake": _("stake"),
+    }
+    options = (
+        Option(
+            "title",
+            "",
+            _("The game's name as the table calls it (Hearts, Rummy)."),
+            "text",
+            high=40,
+        ),
+        Option(
+            "win", "high", _("Whether the highest or the lowest total wins."), choices=tuple(WINS)
+        ),
+        Option(
+            "target",
+            None,
+            _("The match ends after the round in which a total reaches this (empty: no target)."),
+            "whole_or_null",
+            low=1,
+            high=MOST,
+        ),
+        Option(
+            "hands",
+            None,
+            _("The match ends after this many rounds (empty: no limit)."),
+            "whole_or_null",
+            low=1,
+            high=MAX_ROUNDS,
+        ),
+        Option(
+            "zero_sum",
+            False,
+            _("Every round's points add up to 0: what one player wins, the others lose."),
+            "bool",
+        ),
+        Option("stake", 0, _("Money per point in the settlement."), "number", low=0, high=MOST),
+    )
+
+    def check_options(self, options, n):
+        if options["stake"] and not options["zero_sum"]:
+            raise RulesError(
+                _("option '%(name)s' is only for a zero-sum sheet: turn on '%(other)s'"),
+                name="stake",
+                other=self.label("zero_sum"),
+            )
+
+    def play(self, table, entry):
+        points = per_seat(entry.get("points"), table.n, _("points"))
+        for name, scored in zip(table.players, points):
+            if scored is None:
+                raise RulesError(_("%(name)s's points are missing"), name=name)
+            whole(scored, -MOST, MOST, Phrase(_("%(name)s's points"), name=name))
+        if table.options["zero_sum"] and sum(points):
+            raise RulesError(_("the points add up to %(total)s, not 0"), total=sum(points))
+        table.add({"points": points})
+
+    def is_over(self, table):
+        target, hands = table.options["target"], table.options["hands"]
+        reached = target is not None and max(table.totals) >= target
+        return reached or (hands is not None and len(table.rounds) >= hands)
+
+    def winners(self, table):
+        best = max if table.options["win"] == "high" else min
+        top = best(table.totals)
+        return [s for s, total in enumerate(table.totals) if total == top]
+
+    def settle(self, table):
+        if not table.options["zero_sum"]:
+            return None
+        return settlement(table.players, table.totals, table.options["stake"])
+
+    def chart_marks(self, table):
+        target = table.options["target"]
+        return [] if target is None else [(target, Phrase(_("target %(target)s"), target=target))]
+
+    def entry_from_form(self, form, table):
+        """Fields: points-N, the points seat N scored, as typed ("-5" too)."""
+        return {"points": [whole_or_text(form_value(form, f"points-{s}")) for s in range(table.n)]}
+
+    def breakdown(self, table, index):
+        """The points each player scored, on one line (those who scored none left out)."""
+        scored = [
+            Phrase(_("%(name)s %(points)+d"), name=name, points=points)
+            for name, points in zip(table.players, table.rounds[index]["points"])
+            if points
+        ]
+        return [Phrase(_("this round: %(points)s"), points=scored or "0")]
+
+    def status(self, table):
+        """Who wins (under the table's name for the game), then what ends the match."""
+        options = table.options
+        title, number = options["title"], len(table.rounds) + 1
+        lines = [
+            Phrase(TITLED[options["win"]], title=title) if title else Phrase(WINS[options["win"]])
+        ]
+        if options["hands"] is not None:
+            lines.append(
+                Phrase(
+                    _("hand %(number)s of %(hands)s next"), number=number, hands=options["hands"]
+                )
+            )
+        if options["target"] is not None:
+            top = max(table.totals)
+            lines.append(
+                Phrase(
+                    _("Highest total %(total)d (%(names)s): %(short)d short of %(target)d."),
+                    total=top,
+                    names=[p for p, t in zip(table.players, table.totals) if t == top],
+                    short=options["target"] - top,
+                    target=options["target"],
+                )
+            )
+        if options["hands"] is None and options["target"] is None:
+            lines.append(Phrase(_("hand %(number)s next; close the match to stop"), number=number))
+        return lines
+
+
+GAME = Sheet()
