@@ -145,7 +145,7 @@ def test_a_match_holding_a_round_the_engine_refuses_still_opens_everywhere(clien
     ):
         assert client.get(url).status_code == 200, url
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
-    assert "Round 2 cannot be scored:" in page and "a hand total must be" in page
+    assert "Round 2 cannot be scored:" in page and "hand total must be" in page
     assert f'href="/m/{match.public_id}/rounds/2/">Change or delete round 2' in page
     assert 'id="entry"' not in page  # no round can follow it until it is mended
 
