@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import rules
 from games.rules.base import gettext_noop
+from games.templatetags.scorekeeper import phrase, said
 
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 CLOSED = gettext_noop("The match is closed: reopen it to add a round.")
@@ -83,6 +84,16 @@ def next_round(drawn, read_entry):
         except rules.RulesError as error:
             refusal = error
     return entry, refusal, table
+
+
+def in_words(refusal, drawn):
+    """A refusal of the round being typed in the reader's words, without its number (the form's
+    heading shows it); a refusal of another round names that round. None for no refusal."""
+    if refusal is None:
+        return None
+    if refusal.round == len(drawn["table"].rounds) + 1:
+        return phrase(refusal.phrase)
+    return said(refusal)
 
 
 def preview_lines(drawn, read_entry):

@@ -231,17 +231,20 @@ def round_create(request, public_id):
     except Conflict:
         return refused_save(request, match, form, conflict_message(match, form))
     except Refused as refused:
-        return refused_save(request, match, form, said(refused.error))
+        return refused_save(request, match, form, refusal=refused.error)
     except DatabaseError:
         return refused_save(request, match, form, NOT_SAVED)
     appended = {"after": match.version - 1, "round": stored.entry, "number": stored.number}
     return saved(request, match, appended)
 
 
-def refused_save(request, match, form, error):
-    """The match as it now stands, with the form refilled as typed and why it was not saved."""
+def refused_save(request, match, form, error=None, refusal=None):
+    """The match as it now stands, with the form refilled as typed and why it was not saved
+    (error, or the engine's refusal)."""
     match.refresh_from_db()
-    entry = form.entry(memo.board(match)["table"].fork())
+    drawn = memo.board(match)
+    entry = form.entry(drawn["table"].fork())
+    error = error or screen.in_words(refusal, drawn)
     key = form.cleaned_data.get("entry_key") if form.is_valid() else None
     return render_match(request, match, 422, entry=entry, error=error, entry_key=key)
 
@@ -415,8 +418,9 @@ def round_preview(request, public_id):
     """What the round being typed would score, before it is saved (htmx, while typing)."""
     match = get_match(public_id)
     form = RoundForm(match.rules, request.POST)
-    lines, refused = screen.preview_lines(memo.board(match), form.entry)
-    error = said(refused) if refused else None
+    drawn = memo.board(match)
+    lines, refused = screen.preview_lines(drawn, form.entry)
+    error = screen.in_words(refused, drawn)
     return render(request, "games/partials/preview.html", {"lines": lines, "error": error})
 
 

@@ -321,7 +321,7 @@ def test_a_change_that_would_end_the_match_early_names_the_round_in_words(client
 def test_the_round_page_names_the_game_and_asks_once_before_deleting(client, match):
     post_round(client, match, 0, [7, 15, 20])
     page = client.get(reverse("round_edit", args=[match.public_id, 1])).content.decode()
-    assert '<span class="game-name">Least Score</span>' in page
+    assert '<span class="game-name"><bdi>Least Score</bdi></span>' in page
     assert "Change round 1" in page
     assert '<details class="confirm">' in page and "Yes, delete round 1" in page
 

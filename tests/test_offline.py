@@ -175,7 +175,7 @@ def test_a_save_on_the_phone_checks_and_answers_as_the_server_does(client, bundl
     assert saved["entry"] == {"declarer": 0, "hands": [7, 15, 20]}
     assert 'name="entry_key" value="next"' in saved["html"]
     assert html.unescape(re.sub("<[^>]+>", "", refused["error"])) == (
-        "round 1: Chen's hand total must be a whole number from 1 to 50"
+        "Chen's hand total must be a whole number from 1 to 50"
     )
     assert 'value="75"' in refused["html"] and f'value="{KEY}"' in refused["html"]
     assert "<bdi>Ann</bdi> declared: the declaration stands" in preview["html"]

@@ -8,6 +8,7 @@ import pytest
 
 from bench.matches import gongzhu_hand
 from games import rules
+from tests.html import visible
 from tests.server import DATABASES, Phone, Server, database, new_least_score
 
 PHONES = 12
@@ -88,13 +89,13 @@ def test_copies_of_one_save_posted_at_once_without_a_version_store_one_round(kin
 GONGZHU_HAND = {"owner-QS": "0", "owner-JD": "1", "owner-10C": "2", "rest": "3"}
 
 
-def imported_gongzhu(server, hands, **options):
-    """A Gongzhu match of hands already played, imported as a phone would; its score path."""
+def imported_gongzhu(server, played, **options):
+    """A Gongzhu match of played hands, imported as a phone would; its score path."""
     document = {
         "game": "gongzhu",
         "players": ["Ann", "Bo", "Chen", "Dee"],
         "options": {"end": "open", **options},
-        "rounds": [gongzhu_hand(k) for k in range(hands)],
+        "rounds": [gongzhu_hand(k) for k in range(played)],
     }
     phone = Phone(server.url)
     phone.get("/import/")
@@ -109,7 +110,7 @@ def stored_hands(server, match_path):
     phone = Phone(server.url)
     for page in ("", "history/", "export.csv", "live/?v=0"):
         assert phone.get(match_path + page) == 200, page
-    watch = re.search(r'href="(/w/[^/"]+/)"', share_page(server, match_path))[1]
+    watch = re.search(r'href="https?://[^/"]+(/w/[^/"]+/)"', share_page(server, match_path))[1]
     assert phone.get(watch) == 200
     assert phone.get(watch.replace("/w/", "/live/") + "?v=0") == 200
     phone.get(match_path + "export.json")
@@ -189,6 +190,6 @@ def test_two_restores_at_once_never_pass_the_most_rounds(kind, tmp_path):
         finally:
             server.stop()
     assert sorted(status for status, _b, _l in answers) == [302, 422]
-    refused = next(body for status, body, _l in answers if status == 422)
+    refused = visible(next(body for status, body, _l in answers if status == 422))
     assert "This round cannot be restored" in refused and "at most 1000 rounds" in refused
     assert len(hands) == rules.MAX_ROUNDS

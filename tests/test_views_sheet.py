@@ -78,12 +78,12 @@ def test_a_round_with_a_negative_typed_is_saved_and_totalled(client):
 @pytest.mark.parametrize(
     "points, message",
     [
-        ((24, -8, -8, ""), "round 1: Dee's points are missing"),
+        ((24, -8, -8, ""), "Dee's points are missing"),
         (
             (24, "-8x", -8, -8),
-            "round 1: Bo's points must be a whole number from -1000000 to 1000000",
+            "Bo's points must be a whole number from -1000000 to 1000000",
         ),
-        ((24, -8, -8, -7), "round 1: the points add up to 1, not 0"),
+        ((24, -8, -8, -7), "the points add up to 1, not 0"),
     ],
 )
 def test_a_refused_round_names_the_player_and_keeps_what_was_typed(client, points, message):

@@ -285,6 +285,10 @@ class Game:
         self.check_options(options, n)
         return options
 
+    def title(self, options):
+        """The game's name as the table typed it (a text option "title"), else None."""
+        return options.get("title") or None
+
     def listed(self, options, raw):
         """The options a result lists: the house-rule variants only when raw gives one of them."""
         variants = any(o.variant and o.name in raw for o in self.options)

@@ -199,6 +199,29 @@ def is_list(value):
 
 
 @register.filter
+def named(game, options):
+    """The game as the table calls it: the title it typed, as typed, else its name translated."""
+    return game.title(options or {}) or gettext(game.name)
+
+
+@register.simple_tag
+def option_words(game, name, value):
+    """An option's value for people: text as typed, a preset by its name, pairs as 200 → 150,
+    anything else in words."""
+    option = next((o for o in game.options if o.name == name), None)
+    if option is None or value in (None, "", []):
+        return words(value, game)
+    preset = next((label for label, chosen in option.presets if chosen == value), None)
+    if preset is not None:
+        return gettext(preset)
+    if option.kind == "text":
+        return format_html("<bdi>{}</bdi>", value)
+    if option.kind == "pairs":
+        return separator().join(f"{total} → {becomes}" for total, becomes in value)
+    return words(value, game)
+
+
+@register.filter
 def words(value, game=None):
     """An option name or value for people: the game's label, on/off, lists joined."""
     if isinstance(value, bool):

@@ -152,14 +152,14 @@ def read(request):
     )
 
 
-def in_words(refusal, language):
-    """The engine's refusal in the reader's language (None when there is none)."""
+def in_words(refusal, drawn, language):
+    """games.screen.in_words in the reader's language."""
     from django.utils import translation
 
-    from games.templatetags.scorekeeper import said
+    from games import screen
 
     with translation.override(language):
-        return said(refusal) if refusal else None
+        return screen.in_words(refusal, drawn)
 
 
 def save(request_text):
@@ -172,7 +172,7 @@ def save(request_text):
     drawn, reader, language = read(request)
     entry, refusal, _table = screen.next_round(drawn, reader)
     if refusal:
-        error = in_words(refusal, language)
+        error = in_words(refusal, drawn, language)
         html = render("games/partials/match_body.html", context(request, entry, error), language)
         return json.dumps({"error": error, "html": html})
     request["pending"] = [*request.get("pending", []), entry]
@@ -188,7 +188,7 @@ def preview(request_text):
     request = json.loads(request_text)
     drawn, reader, language = read(request)
     lines, refusal = screen.preview_lines(drawn, reader)
-    context = {"lines": lines, "error": in_words(refusal, language)}
+    context = {"lines": lines, "error": in_words(refusal, drawn, language)}
     return json.dumps({"html": render("games/partials/preview.html", context, language)})
 
 
