@@ -73,7 +73,8 @@ class Match(models.Model):
     @classmethod
     def version_of(cls, link, token):
         """The version of the match whose link ("public_id" or "watch_id") is token, or None."""
-        return cls.objects.filter(**{link: token}).values_list("version", flat=True).first()
+        found = cls.objects.filter(**{link: token}).values_list("version", flat=True)[:1]
+        return next(iter(found), None)
 
     @property
     def rules(self):

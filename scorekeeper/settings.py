@@ -59,6 +59,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A live check with nothing new (most requests at a table) is answered here: an empty 204.
+    "games.live.nothing_new",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages go out compressed (the CSRF token is masked per response, so BREACH finds nothing).
     "django.middleware.gzip.GZipMiddleware",

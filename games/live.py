@@ -1,0 +1,47 @@
+"""The live check every phone at a table asks every few seconds (static/app.js): "has the match
+moved on from version v?". Nearly always it has not, and the answer is an empty 204, which needs
+no session, language, CSRF token or htmx: this middleware, placed right after Django's
+SecurityMiddleware, gives it there. Anything else (another version, another query, an unknown
+link or a watch link asked for a score link's check, a Host not allowed, a database in trouble)
+goes on to the whole stack and the view (games.views.live_news), which answers the same.
+"""
+
+import re
+
+from django.core.exceptions import DisallowedHost
+from django.db import DatabaseError
+from django.http import HttpResponse
+from django.urls import Resolver404, resolve
+
+from games.models import Match
+
+# The query as the page sends it (v=N, &rounds=all); the link each live check is asked with.
+QUERY = re.compile(r"v=(?P<version>[0-9]{1,12})(&rounds=all)?")
+LINKS = {"live": "watch_id", "score_live": "public_id"}
+
+
+def nothing_new(get_response):
+    """Answer 204 to a live check of a match still at the version the phone has."""
+
+    def middleware(request):
+        seen = QUERY.fullmatch(request.META.get("QUERY_STRING", ""))
+        if seen is None or request.method != "GET" or still_at(request) != seen["version"]:
+            return get_response(request)
+        return HttpResponse(status=204)
+
+    return middleware
+
+
+def still_at(request):
+    """The version (as text) of the match a live check asks about, or None when the request
+    is not a live check the whole stack need not see."""
+    try:
+        found = resolve(request.path_info)
+        link = LINKS.get(found.url_name)
+        if link is None:
+            return None
+        request.get_host()  # a Host not allowed gets the whole stack's 400
+        version = Match.version_of(link, found.kwargs[link])
+    except (Resolver404, DisallowedHost, DatabaseError):
+        return None
+    return None if version is None else str(version)
