@@ -142,7 +142,12 @@ class NewMatchForm(forms.Form):
         return [self[f"player_{seat}"] for seat in range(self.game.max_players)]
 
     def option_fields(self):
-        return [self[option.name] for option in self.game.options]
+        """The fields of the rule book's options."""
+        return [self[option.name] for option in self.game.options if not option.variant]
+
+    def variant_fields(self):
+        """The fields of the house-rule variants (their defaults keep the rule book's game)."""
+        return [self[option.name] for option in self.game.options if option.variant]
 
     def clean(self):
         data = super().clean()
