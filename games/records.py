@@ -23,6 +23,7 @@ from games.models import Match, Round, RoundEvent
 from games.rules.base import decimal
 from games.rules.settle import settlement
 from games.templatetags.scorekeeper import because, said
+from scorekeeper.limits import limited
 
 IMPORT_BYTES = 1_000_000  # a match document of MAX_ROUNDS rounds is well under this
 
@@ -180,6 +181,7 @@ def as_text(name):
 
 
 @require_http_methods(["GET", "POST"])
+@limited("RATE_IMPORTS")
 def import_match(request):
     """A match document, pasted or as a file: checked by the engine, stored whole or not at all."""
     text, error = request.POST.get("document", ""), None

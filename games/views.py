@@ -26,6 +26,7 @@ from games.forms import NewMatchForm, RoundForm
 from games.links import get_match, on_this_phone, remember
 from games.models import AlreadySaved, Conflict, Match, Refused, Round, RoundEvent, position_of
 from games.templatetags.scorekeeper import because, said
+from scorekeeper.limits import limited
 
 # What differs per phone in a page drawn once per version: filled in for each phone.
 CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"
@@ -58,6 +59,7 @@ def home(request):
 
 
 @require_http_methods(["GET", "POST"])
+@limited("RATE_NEW_MATCHES")
 def new_match(request, slug):
     """Players in seating order and the game's options."""
     game = rules.GAMES.get(slug)

@@ -1,6 +1,7 @@
 """Reading the environment variables the app and gunicorn are configured by."""
 
 import os
+import re
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -20,3 +21,21 @@ def env_flag(name, default=False):
 def env_list(name, default):
     """A comma-separated environment variable as a list of its non-blank items."""
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_rate(name, default):
+    """A rate such as "100/h" (a count per s, m, h or d), as django-ratelimit reads it."""
+    value = os.environ.get(name, default).strip()
+    if not re.fullmatch(r"[0-9]+/[smhd]", value):
+        raise ImproperlyConfigured(
+            f"{name} must be a count per s, m, h or d (say 100/h), not {value!r}"
+        )
+    return value
+
+
+def env_int(name, default):
+    """A whole number of 0 or more."""
+    value = os.environ.get(name, str(default)).strip()
+    if not value.isascii() or not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}")
+    return int(value)

@@ -7,9 +7,12 @@ DATABASE_URL  e.g. postgres://postgres@127.0.0.1:5432/scorekeeper (default: SQLi
 ALLOWED_HOSTS comma-separated (default "*": phones reach the table's laptop by its LAN address;
               required with HTTPS=1, where share links and QR codes are built from the Host)
 HTTPS         "1" when served over HTTPS: secure cookies, HSTS, redirect to HTTPS
-BEHIND_PROXY  "1" behind a reverse proxy: its X-Forwarded-Proto is believed (also by gunicorn)
+BEHIND_PROXY  "1" behind a reverse proxy: its X-Forwarded-Proto and X-Forwarded-For are believed
 CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://scores.example.org
 TIME_ZONE     e.g. Asia/Shanghai: the times shown in round history (default UTC)
+RATE_NEW_MATCHES  new matches one client address may start (default 100/h; s, m, h or d)
+RATE_IMPORTS      matches one client address may import (default 30/h)
+MIN_FREE_MB   below this many MB free in DATA_DIR, no new match or import (default 200)
 """
 
 import os
@@ -19,7 +22,7 @@ from csp.constants import NONE, SELF, WASM_UNSAFE_EVAL
 from django.core.exceptions import ImproperlyConfigured
 
 from scorekeeper import languages
-from scorekeeper.environment import env_flag, env_list
+from scorekeeper.environment import env_flag, env_int, env_list, env_rate
 from scorekeeper.startup import BASE_DIR, data_dir, key_file
 
 
@@ -54,6 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_ratelimit",
     "games",
 ]
 
@@ -113,6 +117,29 @@ MAX_REQUEST_BYTES = 2 * 2**20
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 DATA_UPLOAD_MAX_NUMBER_FILES = 1
+
+# What one client address may create (scorekeeper/limits.py): a table starts a handful of
+# matches an evening; a flood of them would fill the disk. Saves and pages are never limited.
+RATE_NEW_MATCHES = env_rate("RATE_NEW_MATCHES", "100/h")
+RATE_IMPORTS = env_rate("RATE_IMPORTS", "30/h")
+# Below this much free space in the data folder, new matches and imports are refused (saves go on).
+MIN_FREE_BYTES = env_int("MIN_FREE_MB", 200) * 2**20
+# The counts live in the database (a table made by a migration): every worker and machine
+# shares them, and they outlast a restart. Django's database cache adds one by reading and
+# writing, so requests landing at the same moment may count once: a limit is approximate, and
+# a cache that cannot count lets the request through (its save says what went wrong).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "scorekeeper_limits",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+RATELIMIT_USE_CACHE = "limits"
+RATELIMIT_IP_META_KEY = "scorekeeper.limits.client_address"
+RATELIMIT_FAIL_OPEN = True
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]  # as said above
 
 # This phone's list of matches lives in a signed cookie: nothing to store on the server.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

@@ -8,15 +8,24 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-def test_a_bad_setting_stops_the_start_with_a_clear_message():
+@pytest.mark.parametrize(
+    "name, value, said",
+    [
+        ("DEBUG", "maybe", "DEBUG must be 1/true/yes/on or 0/false/no/off, not 'maybe'"),
+        ("RATE_NEW_MATCHES", "lots", "RATE_NEW_MATCHES must be a count per s, m, h or d"),
+        ("RATE_IMPORTS", "10/week", "RATE_IMPORTS must be a count per s, m, h or d"),
+        ("MIN_FREE_MB", "-5", "MIN_FREE_MB must be a whole number, not '-5'"),
+    ],
+)
+def test_a_bad_setting_stops_the_start_with_a_clear_message(name, value, said):
     run = subprocess.run(
         [sys.executable, "manage.py", "check"],
         capture_output=True,
         text=True,
-        env={"DEBUG": "maybe", "PATH": "/usr/bin:/bin"},
+        env={name: value, "PATH": "/usr/bin:/bin"},
     )
     assert run.returncode != 0
-    assert "DEBUG must be 1/true/yes/on or 0/false/no/off, not 'maybe'" in run.stderr
+    assert said in run.stderr
 
 
 def test_the_https_setup_passes_the_deployment_checks():

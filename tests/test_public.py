@@ -1,0 +1,79 @@
+"""A server open to strangers: creating is limited per client address and by free disk space."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen"}
+DOCUMENT = json.dumps({"game": "least_score", "players": ["Ann", "Bo", "Chen"], "rounds": []})
+ROUND = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20"}
+
+
+def phone(address, **headers):
+    return Client(REMOTE_ADDR=address, **headers)
+
+
+def start(client):
+    return client.post(reverse("new_match", args=["least_score"]), PLAYERS)
+
+
+# ---- limits per client address
+
+
+def test_creating_beyond_the_limit_is_a_429_saying_when_and_another_address_is_not(settings):
+    settings.RATE_NEW_MATCHES = "3/h"
+    flooding = phone("203.0.113.7", HTTP_ACCEPT_LANGUAGE="es")
+    assert [start(flooding).status_code for _ in range(3)] == [302, 302, 302]
+    refused = start(flooding)
+    assert refused.status_code == 429
+    assert 0 < int(refused["Retry-After"]) <= 3600
+    page = refused.content.decode()
+    assert 'lang="es"' in page and "minuto" in page  # the wait in the reader's words
+    assert Match.objects.count() == 3
+    assert start(phone("198.51.100.2")).status_code == 302
+
+
+def test_saves_and_pages_of_existing_matches_are_never_limited(settings):
+    settings.RATE_NEW_MATCHES = "1/h"
+    table = phone("203.0.113.7")
+    match_url = start(table)["Location"]
+    assert start(table).status_code == 429
+    for _ in range(3):
+        assert table.post(match_url + "rounds/", ROUND).status_code == 302
+        assert table.get(match_url).status_code == 200
+    assert Match.objects.get().rounds.count() == 3
+
+
+def test_imports_are_limited_too(settings):
+    settings.RATE_IMPORTS = "2/h"
+    client = phone("203.0.113.7")
+    answers = [client.post(reverse("import_match"), {"document": DOCUMENT}) for _ in range(3)]
+    assert [a.status_code for a in answers] == [302, 302, 429]
+    assert phone("198.51.100.2").get(reverse("import_match")).status_code == 200
+
+
+@pytest.mark.parametrize("behind_proxy, limited", [(True, True), (False, False)])
+def test_x_forwarded_for_counts_only_behind_a_proxy(settings, behind_proxy, limited):
+    """Behind a proxy the address is the last one in the header (the one the proxy added);
+    what a client writes before it changes nothing. Without a proxy the header is ignored."""
+    settings.RATE_NEW_MATCHES, settings.BEHIND_PROXY = "1/h", behind_proxy
+    start(phone("127.0.0.1", HTTP_X_FORWARDED_FOR="1.1.1.1, 203.0.113.7"))
+    second = start(phone("127.0.0.2", HTTP_X_FORWARDED_FOR="2.2.2.2, 203.0.113.7"))
+    assert second.status_code == (429 if limited else 302)
+
+
+def test_a_nearly_full_disk_refuses_new_matches_while_saves_go_on(settings):
+    match_url = start(Client())["Location"]
+    settings.MIN_FREE_BYTES = 2**62
+    refused = start(Client())
+    assert refused.status_code == 507
+    assert "short of disk space" in refused.content.decode()
+    assert Client().post(reverse("import_match"), {"document": DOCUMENT}).status_code == 507
+    assert Client().post(match_url + "rounds/", ROUND).status_code == 302
+    assert Match.objects.count() == 1
