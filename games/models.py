@@ -278,3 +278,14 @@ class RoundEvent(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
+
+
+class Heartbeat(models.Model):
+    """One row that /healthz rewrites on every call: a check that really writes."""
+
+    at = models.DateTimeField()
+
+    @classmethod
+    def beat(cls):
+        """Write the time now into the row (raises DatabaseError when nothing can be written)."""
+        cls.objects.update_or_create(pk=1, defaults={"at": timezone.now()})

@@ -1,4 +1,5 @@
-"""A server open to strangers: creating is limited per client address and by free disk space."""
+"""A server open to strangers: creating is limited per client address and by free disk space,
+and /healthz really writes."""
 
 import json
 
@@ -6,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Match
+from games.models import Heartbeat, Match
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +78,13 @@ def test_a_nearly_full_disk_refuses_new_matches_while_saves_go_on(settings):
     assert Client().post(reverse("import_match"), {"document": DOCUMENT}).status_code == 507
     assert Client().post(match_url + "rounds/", ROUND).status_code == 302
     assert Match.objects.count() == 1
+
+
+# ---- /healthz
+
+
+def test_healthz_writes_a_row_that_changes_each_call(client):
+    assert client.get("/healthz").status_code == 200
+    first = Heartbeat.objects.get().at
+    assert client.get("/healthz").status_code == 200
+    assert Heartbeat.objects.get().at > first
