@@ -1,13 +1,17 @@
-"""Guards in front of every view: a size limit on request bodies, a 503 in words when the
-database cannot write, and quiet logs for 4xx."""
+"""Guards in front of every view: a size limit on request bodies, no control characters, a 503
+in words when the database cannot write, and quiet logs for 4xx."""
 
 import logging
+import re
 
 from django.conf import settings
 from django.db import OperationalError
 from django.utils.translation import gettext as _
 
 from scorekeeper.errors import error_page
+
+# C0 controls and DEL, except tab and line breaks (which a pasted document may hold).
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def request_size_limit(get_response):
@@ -19,6 +23,21 @@ def request_size_limit(get_response):
             return error_page(request, 400, _("Scorekeeper could not read this request."))
         if int(length) > settings.MAX_REQUEST_BYTES:
             return error_page(request, 413, _("This is too large for Scorekeeper to read."))
+        return get_response(request)
+
+    return middleware
+
+
+def no_control_characters(get_response):
+    """Answer 400 to a path, query or form field (name or value) holding a control character,
+    before any view asks the database about it (PostgreSQL refuses NUL outright)."""
+
+    def middleware(request):
+        texts = [request.path]
+        for fields in (request.GET, request.POST):
+            texts += [text for name, values in fields.lists() for text in (name, *values)]
+        if any(CONTROL.search(text) for text in texts):
+            return error_page(request, 400, _("Scorekeeper could not read this request."))
         return get_response(request)
 
     return middleware

@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     # Refuses an over-large body before anything (the CSRF check included) reads it.
     "scorekeeper.middleware.request_size_limit",
+    # Refuses NUL and other control characters in the path or a field before any view reads it.
+    "scorekeeper.middleware.no_control_characters",
     "django.middleware.csrf.CsrfViewMiddleware",
     "scorekeeper.middleware.StorageTrouble",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -2,7 +2,8 @@
 shape against every URL of the app; no answer may be a server error (500 or above).
 
 The requests are drawn from a seeded generator (the same run every time; FUZZ_SEED picks
-another, FUZZ_REQUESTS another count).
+another, FUZZ_REQUESTS another count). It runs on the database the settings name: SQLite, and
+PostgreSQL in .ci/run's second pass (DATABASE_URL), which refuses NUL where SQLite stores it.
 """
 
 import json
@@ -119,7 +120,7 @@ def urls(matches):
     tokens = (
         [m.public_id for m in matches]
         + [m.watch_id for m in matches]
-        + ["nosuchmatch", "x" * 300, "%F0%9F%82%A1", "..", "0"]
+        + ["nosuchmatch", "x" * 300, "%F0%9F%82%A1", "..", "0", "%00", "a%00b", "%1F"]
     )
     paths = [
         "/",

@@ -1,13 +1,17 @@
 """A server open to strangers: creating is limited per client address and by free disk space,
-and /healthz really writes."""
+/healthz really writes, and no byte of a request reaches the database as a 500."""
 
 import json
+
+import urllib.error
+import urllib.request
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games.models import Heartbeat, Match
+from tests.server import DATABASES, Server, database, new_least_score
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +92,32 @@ def test_healthz_writes_a_row_that_changes_each_call(client):
     first = Heartbeat.objects.get().at
     assert client.get("/healthz").status_code == 200
     assert Heartbeat.objects.get().at > first
+
+
+# ---- control characters, on SQLite and PostgreSQL
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_nul_and_control_characters_are_refused_before_the_database(tmp_path, kind):
+    with database(kind) as url:
+        server = Server(tmp_path, url, workers=1).start()
+        try:
+            table, match_url = new_least_score(server)
+            paths = ["/m/%00/", "/w/%00/", "/live/%00/", "/m/a%00b/offline.json", "/m/%01/"]
+            for path in paths:
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(server.url + path, timeout=30)
+                assert 400 <= refused.value.code < 500, path
+            posts = [
+                (match_url + "rounds/", {**ROUND, "entry_key": "ab\x00cd"}),
+                (match_url + "rounds/", {**ROUND, "hand-0": "7\x00"}),
+                ("/new/least_score/", {**PLAYERS, "player_0": "A\x00nn"}),
+                ("/import/", {"document": DOCUMENT.replace("Ann", "A\\u0000nn")}),
+            ]
+            for path, form in posts:
+                status, _page, _location = table.post(path, form)
+                assert 400 <= status < 500, (path, form)
+            table.get(match_url)
+            assert table.post(match_url + "rounds/", ROUND)[0] == 302  # the server is fine
+        finally:
+            server.stop()
