@@ -233,7 +233,7 @@ def state(request, public_id):
         if Match.version_of("public_id", public_id) == version == match.version:
             break
     live = [(number, entry, key) for number, entry, key, deleted in rounds if deleted is None]
-    response = JsonResponse(
+    return JsonResponse(
         {
             "public_id": match.public_id,
             "version": match.version,
@@ -245,5 +245,3 @@ def state(request, public_id):
         },
         json_dumps_params={"ensure_ascii": False},
     )
-    response["Cache-Control"] = "no-store"
-    return response

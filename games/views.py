@@ -15,7 +15,6 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -117,14 +116,7 @@ def drawn_page(request, link, token, version):
 
     page = memo.drawn(drawing_key("page", link, token, version, request), draw)
     page = page.replace(CSRF_SLOT, get_token(request)).replace(KEY_SLOT, new_entry_key())
-    return private(HttpResponse(page))
-
-
-def private(response):
-    """A response that holds a score link or this phone's own data: no cache may keep it."""
-    add_never_cache_headers(response)
-    response["Cache-Control"] += ", no-store"
-    return response
+    return HttpResponse(page)
 
 
 def drawing_key(kind, link, token, version, request):
@@ -166,7 +158,7 @@ def live_news(request, link, token):
         return render_to_string("games/partials/live.html", context, request)
 
     page = memo.drawn(drawing_key("live", link, token, version, request), draw)
-    return private(HttpResponse(page)) if link == "public_id" else HttpResponse(page)
+    return HttpResponse(page)
 
 
 def render_match(request, match, status=200, **shown):
@@ -177,7 +169,7 @@ def render_match(request, match, status=200, **shown):
     context = match_context(request, match, True, **shown)
     context["change"], context["appended"] = shown.get("change"), appended
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
-    return private(render(request, template, context, status=200 if request.htmx else status))
+    return render(request, template, context, status=200 if request.htmx else status)
 
 
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None, **_shown):
@@ -348,7 +340,7 @@ def render_round(request, match, stored, position, entry, error, before=None):
         "events": described(match, stored[position].events.all()),
         "extra": match.rules.entry_context(before, entry),
     }
-    return private(render(request, "games/round_edit.html", context, status=422 if error else 200))
+    return render(request, "games/round_edit.html", context, status=422 if error else 200)
 
 
 @require_POST
@@ -381,7 +373,7 @@ def render_history(request, match, error=None):
         "error": error,
         "rounds": numbered(match, match.rounds.prefetch_related("events")),
     }
-    return private(render(request, "games/history.html", context, status=422 if error else 200))
+    return render(request, "games/history.html", context, status=422 if error else 200)
 
 
 def numbered(match, rounds):
@@ -462,4 +454,4 @@ def share(request, public_id):
         for title, note, url in links
     ]
     context = {"match": match, "game": match.rules, "codes": codes}
-    return private(render(request, "games/share.html", context))
+    return render(request, "games/share.html", context)

@@ -1,17 +1,33 @@
-"""Guards in front of every view: a size limit on request bodies, no control characters, a 503
-in words when the database cannot write, and quiet logs for 4xx."""
+"""Guards in front of every view: no cache keeps what a view answers unless it says so, a size
+limit on request bodies, no control characters, a 503 in words when the database cannot write,
+and quiet logs for 4xx."""
 
 import logging
 import re
 
 from django.conf import settings
 from django.db import OperationalError
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from scorekeeper.errors import error_page
 
 # C0 controls and DEL, except tab and line breaks (which a pasted document may hold).
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def private_by_default(get_response):
+    """A response that says nothing about caching is kept by no cache (private, no-store):
+    pages hold score links and this phone's own matches. Static files, the offline bundles and
+    the service worker say their own."""
+
+    def middleware(request):
+        response = get_response(request)
+        if not response.has_header("Cache-Control"):
+            add_never_cache_headers(response)
+        return response
+
+    return middleware
 
 
 def request_size_limit(get_response):

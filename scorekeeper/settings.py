@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.middleware.private_by_default",
     "django.middleware.security.SecurityMiddleware",
     # A live check with nothing new (most requests at a table) is answered here: an empty 204.
     "games.live.nothing_new",

@@ -1,8 +1,8 @@
 """A server open to strangers: creating is limited per client address and by free disk space,
-/healthz really writes, and no byte of a request reaches the database as a 500."""
+no byte of a request reaches the database as a 500, /healthz really writes, and no shared cache
+may keep a page that holds a score link."""
 
 import json
-
 import urllib.error
 import urllib.request
 
@@ -121,3 +121,38 @@ def test_nul_and_control_characters_are_refused_before_the_database(tmp_path, ki
             assert table.post(match_url + "rounds/", ROUND)[0] == 302  # the server is fine
         finally:
             server.stop()
+
+
+# ---- caching
+
+
+def test_no_shared_cache_may_keep_a_page_with_a_score_link_or_this_phones_data(client):
+    match_url = start(client)["Location"]
+    client.post(match_url + "rounds/", ROUND)
+    match = Match.objects.get()
+    paths = [
+        "/",
+        "/matches/",
+        match_url,
+        match_url + "live/",
+        match_url + "share/",
+        match_url + "history/",
+        match_url + "rounds/1/",
+        match_url + "export.json",
+        match_url + "export.csv",
+        match_url + "offline.json",
+        f"/w/{match.watch_id}/",
+        f"/live/{match.watch_id}/",
+    ]
+    for path in paths:
+        control = client.get(path)["Cache-Control"]
+        assert "private" in control and "no-store" in control, path
+    created = start(client)
+    assert "no-store" in created["Cache-Control"]  # its Location is a score link
+    assert client.get("/sw.js")["Cache-Control"] == "no-cache"  # a view that says its own
+
+
+def test_the_language_form_brings_back_the_path_alone(client):
+    match_url = start(client)["Location"]
+    page = client.get(match_url + "?rounds=all&from=elsewhere").content.decode()
+    assert f'name="next" value="{match_url}"' in page
