@@ -103,3 +103,13 @@ def table_after(game, players):
 def test_every_entry_form_reads_the_keyboards_digits(game, players, form, entry):
     names = ["Ann", "Bo", "Chen", "Dee"][:players]
     assert GAMES[game].entry_from_form(form, table_after(game, names)) == entry
+
+
+def test_typed_cards_and_card_numbers_read_every_keyboards_separators():
+    least, six = GAMES["least_score"], GAMES["six_nimmt"]
+    table = least.new_table(["Ann", "Bo"], least.read_options({}, 2))
+    form = {"declarer": ["0"], "cardtext-0": ["10C，3S"], "hand-1": ["9"]}
+    assert least.entry_from_form(form, table)["hands"][0] == ["10C", "3S"]
+    table = six.new_table(["Ann", "Bo"], six.read_options({}, 2))
+    form = {"mode": ["cards"], "taken-0": ["۱۰، ۲۰"], "taken-1": ["3"]}
+    assert six.entry_from_form(form, table)["taken"][0] == [10, 20]

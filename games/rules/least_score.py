@@ -1,7 +1,5 @@
 """Least Score: declare a low hand; penalties; elimination over a threshold."""
 
-import re
-
 from .base import (
     Game,
     Option,
@@ -9,6 +7,7 @@ from .base import (
     RulesError,
     Table,
     form_value,
+    listed,
     per_seat,
     seat,
     whole,
@@ -480,7 +479,7 @@ def typed_hand(form, s):
     """One player's hand: the cards picked and typed (as typed, for the engine to check), else
     the total."""
     texts = (form.get(f"cards-{s}") or []) + (form.get(f"cardtext-{s}") or [])
-    cards = [card for text in texts for card in re.split(r"[\s,]+", text) if card]
+    cards = [card for text in texts for card in listed(text)]
     total = whole_or_text(form_value(form, f"hand-{s}"))
     if cards and total is not None:
         return {"total": total, "cards": cards}  # both: a question for the scorer

@@ -1,6 +1,5 @@
 """6 nimmt! (Take 6): bullheads taken per hand, to a limit or one game per hand."""
 
-import re
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 
 from .base import (
@@ -13,6 +12,7 @@ from .base import (
     Table,
     decimal,
     form_value,
+    listed,
     needs_hands,
     per_seat,
     plain,
@@ -273,8 +273,7 @@ class SixNimmt(Game):
             [
                 whole_or_text(text)
                 for value in form.get(f"taken-{s}") or []
-                for text in re.split(r"[\s,]+", value.strip())
-                if text
+                for text in listed(value)
             ]
             for s in range(table.n)
         ]
