@@ -14,9 +14,9 @@ from games import screen
 # a board's memory grows with: 10,000 are about 50 MB (Gongzhu's 5 KB a round).
 BOARDS = cachetools.LRUCache(maxsize=10_000, getsizeof=lambda kept: 1 + len(kept[1]["rows"]))
 BOARDS_LOCK = threading.Lock()
-# Each page or live update drawn for a match version, as text, weighed in characters: 32 MB at
-# most, none kept past 10 minutes.
-DRAWN = cachetools.TTLCache(maxsize=32 * 2**20, ttl=600, getsizeof=len)
+# Each page or live update drawn for a match version (games.drawn.DrawnPage: its text, and
+# compressed), weighed in bytes: 32 MB at most, none kept past 10 minutes.
+DRAWN = cachetools.TTLCache(maxsize=32 * 2**20, ttl=600, getsizeof=lambda page: page.size())
 DRAWN_LOCK = threading.Lock()
 
 

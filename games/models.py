@@ -8,7 +8,7 @@ and writes, all in one transaction. No rule is checked against anything read out
 import secrets
 from contextlib import contextmanager
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -72,9 +72,17 @@ class Match(models.Model):
 
     @classmethod
     def version_of(cls, link, token):
-        """The version of the match whose link ("public_id" or "watch_id") is token, or None."""
-        found = cls.objects.filter(**{link: token}).values_list("version", flat=True)[:1]
-        return next(iter(found), None)
+        """The version of the match whose link ("public_id" or "watch_id") is token, or None.
+
+        Every phone at a table asks this every few seconds (games/live.py), so it is one plain
+        query: the ORM takes ten times longer to build it than SQLite to answer it, and the
+        live check twice as long in all (bench/profile live: 1.15 against 0.4 ms)."""
+        if link not in ("public_id", "watch_id"):
+            raise ValueError(link)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT version FROM {cls._meta.db_table} WHERE {link} = %s", [token])
+            row = cursor.fetchone()
+        return row[0] if row else None
 
     @property
     def rules(self):

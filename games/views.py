@@ -11,16 +11,18 @@ import secrets
 import segno
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
+from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import memo, records, rules, screen
 from games.changes import changes
+from games.drawn import DrawnPage
 from games.forms import NewMatchForm, RoundForm
 from games.links import get_match, on_this_phone, remember
 from games.models import (
@@ -112,11 +114,11 @@ def drawn_page(request, link, token, version):
     def draw():
         match = Match.objects.get(**{link: token})
         context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
-        return render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
+        html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
+        return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
     page = memo.drawn(drawing_key("page", link, token, version, request), draw)
-    page = page.replace(CSRF_SLOT, get_token(request)).replace(KEY_SLOT, new_entry_key())
-    return HttpResponse(page)
+    return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
 
 
 def drawing_key(kind, link, token, version, request):
@@ -151,14 +153,22 @@ def live_news(request, link, token):
         raise Http404(_("There is no such match."))
     if request.GET.get("v", "") == str(version):
         return HttpResponse(status=204)
+    match = Match(**{link: token, "version": version})
+    return drawn_live(request, match, link).response(request, {})
+
+
+def drawn_live(request, match, link):
+    """The live update of the match at its version, drawn once per version, language, rounds
+    shown and link: what every other phone's live check gets, and the part of a save's answer
+    above the form."""
 
     def draw():
-        match = Match.objects.get(**{link: token})
-        context = scoreboard(match, link == "public_id", show_all=showing_all(request))
-        return render_to_string("games/partials/live.html", context, request)
+        now = Match.objects.get(**{link: getattr(match, link)})
+        context = scoreboard(now, link == "public_id", show_all=showing_all(request))
+        return DrawnPage(render_to_string("games/partials/live.html", context, request))
 
-    page = memo.drawn(drawing_key("live", link, token, version, request), draw)
-    return HttpResponse(page)
+    token = getattr(match, link)
+    return memo.drawn(drawing_key("live", link, token, match.version, request), draw)
 
 
 def render_match(request, match, status=200, **shown):
@@ -168,6 +178,7 @@ def render_match(request, match, status=200, **shown):
     appended = shown.pop("appended", None)
     context = match_context(request, match, True, **shown)
     context["change"], context["appended"] = shown.get("change"), appended
+    context["live_drawn"] = mark_safe(drawn_live(request, match, "public_id").text)
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
