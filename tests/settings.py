@@ -9,5 +9,8 @@ import tempfile
 
 os.environ.setdefault("DATA_DIR", tempfile.mkdtemp(prefix="scorekeeper-tests-"))
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "x" * 50)
+# The suite starts far more matches from one address than a table; tests of the limits set theirs.
+os.environ.setdefault("RATE_NEW_MATCHES", "100000/h")
+os.environ.setdefault("RATE_IMPORTS", "100000/h")
 
 from scorekeeper.settings import *  # noqa: E402,F403
