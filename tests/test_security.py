@@ -1,6 +1,7 @@
 """Names are text everywhere, writes need the CSRF and score tokens, headers are strict."""
 
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -112,3 +113,13 @@ def test_the_chart_shows_names_as_text(client, match):
     chart = html.split("<svg", 1)[1]
     assert "<script>alert" not in chart and "<img src=x" not in chart
     assert "&lt;script&gt;" in chart
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_no_template_comment_spans_lines():
+    """Django's {# #} ends on its own line: one left open shows its text on the screen."""
+    for path in (ROOT / "templates").rglob("*.html"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            assert line.count("{#") == line.count("#}"), f"{path.name}:{number}"
