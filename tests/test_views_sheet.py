@@ -150,3 +150,11 @@ def test_the_watch_link_and_export_import_carry_the_sheet(client):
     copy = Match.objects.latest("created")
     assert copy.public_id != match.public_id and copy.options == match.options
     assert [r.entry for r in copy.live_rounds()] == [r.entry for r in match.live_rounds()]
+
+
+def test_the_field_of_the_player_a_refusal_names_is_marked(client):
+    match = new_sheet(client)
+    page = post_points(client, match, 5, "", 3, 1).content.decode()
+    assert "Bo's points are missing" in visible(page)
+    marked = re.findall(r'name="points-(\d)"[^>]*aria-invalid="true"', page, re.S)
+    assert marked == ["1"]

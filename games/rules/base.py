@@ -358,6 +358,16 @@ class Game:
         one drawing per distinct value (games/partials/entry_form.html)."""
         return {}
 
+    def invalid_seat(self, table, entry):
+        """The seat a refused entry is about (the form marks its field), else None."""
+        if not isinstance(entry, dict):
+            return None
+        try:
+            self.play(table.fork(), entry)
+        except RulesError as error:
+            return error.phrase.params.get("seat")
+        return None
+
     def breakdown(self, table, index):
         """Phrases explaining how round index (from 0) was scored."""
         return []

@@ -400,16 +400,6 @@ class LeastScore(Game):
             "invalid": self.invalid_seat(table, entry),
         }
 
-    def invalid_seat(self, table, entry):
-        """The seat whose hand a refused entry is about (its field is marked), else None."""
-        if not isinstance(entry, dict):
-            return None
-        try:
-            self.play(table.fork(), entry)
-        except RulesError as error:
-            return error.phrase.params.get("seat")
-        return None
-
     def status(self, table):
         """How far each player still in is from the threshold, who is out, any declaring limit."""
         threshold = table.options["threshold"]

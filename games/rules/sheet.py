@@ -89,13 +89,20 @@ class Sheet(Game):
 
     def play(self, table, entry):
         points = per_seat(entry.get("points"), table.n, _("points"))
-        for name, scored in zip(table.players, points):
+        for seat, (name, scored) in enumerate(zip(table.players, points)):
             if scored is None:
-                raise RulesError(_("%(name)s's points are missing"), name=name)
-            whole(scored, -MOST, MOST, Phrase(_("%(name)s's points"), name=name))
+                raise RulesError(_("%(name)s's points are missing"), name=name, seat=seat)
+            try:
+                whole(scored, -MOST, MOST, Phrase(_("%(name)s's points"), name=name))
+            except RulesError as error:
+                raise RulesError(error.phrase.text, seat=seat, **error.phrase.params) from None
         if table.options["zero_sum"] and sum(points):
             raise RulesError(_("the points add up to %(total)s, not 0"), total=sum(points))
         table.add({"points": points})
+
+    def entry_context(self, table, entry=None):
+        """The seat whose points a refused entry is about (its field is marked)."""
+        return {"invalid": self.invalid_seat(table, entry)}
 
     def is_over(self, table):
         target, hands = table.options["target"], table.options["hands"]
