@@ -121,7 +121,7 @@ def test_without_javascript_a_hand_missing_cards_is_refused_and_kept(browser, li
     page.locator("label.gz-pick:has(input[name=owner-JD][value='1'])").click()
     page.get_by_role("button", name="Save round").click()
 
-    expect(page.locator("#entry .error")).to_contain_text("round 1: still to place: 10♣, A♥, K♥")
+    expect(page.locator("#entry .error")).to_contain_text("still to place: 10♣, A♥, K♥")
     expect(page.locator("input[name=owner-QS][value='2']")).to_be_checked()
     expect(page.locator("input[name=owner-JD][value='1']")).to_be_checked()
     expect(page.locator("input[name=exposed][value=AH]")).to_be_checked()

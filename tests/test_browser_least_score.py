@@ -47,7 +47,7 @@ def test_a_table_plays_least_score_to_the_end(phone):
 
     # A mistyped hand: the message shows, the typed values stay, nothing is saved.
     play_round(page, "Bo", {0: 9, 1: 5, 2: 75})
-    expect(page.locator("#entry .error")).to_contain_text("round 2: Chen's hand total must be")
+    expect(page.locator("#entry .error")).to_contain_text("Chen's hand total must be")
     expect(page.locator("input[name=hand-2]")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("input[name=hand-0]")).not_to_have_attribute("aria-invalid", "true")
     expect(page.locator("input[name=hand-0]")).to_have_value("9")

@@ -82,7 +82,7 @@ def test_a_hearts_evening_to_100_with_a_negative_an_edit_and_a_phone_watching(
     page.locator(".field:has(#points-0) [data-sign]").click()
     expect(page.locator("#points-0")).to_have_value("3")
     save(page)
-    expect(page.locator("#entry .error")).to_contain_text("round 3: Bo's points are missing")
+    expect(page.locator("#entry .error")).to_contain_text("Bo's points are missing")
     expect(page.locator("#points-0")).to_have_value("3")
 
     # Round 1 was 20 2 4 0, not 26 0 0 0.

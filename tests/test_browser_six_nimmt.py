@@ -67,7 +67,7 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     tap(page, "Ann", 0, [1, 2])
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 2: a hand's players take 24 to 40 cards in all, not 2"
+        "a hand's players take 24 to 40 cards in all, not 2"
     )
     expect(card(page, 0, 1)).to_be_checked()
     expect(card(page, 0, 2)).to_be_checked()
@@ -77,7 +77,7 @@ def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     type_bullheads(page, [3, 5, 10, "8x"])
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 2: Dee's bullheads must be a whole number from 0 to 93"
+        "Dee's bullheads must be a whole number from 0 to 93"
     )
     expect(page.locator("input[name=bullheads-3]")).to_have_value("8x")
     expect(page.locator("input[name=bullheads-0]")).to_have_value("3")

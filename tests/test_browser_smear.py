@@ -63,7 +63,7 @@ def test_a_table_plays_smear_to_15(phone):
     fill_hand(page, "Dee", 2, BO_DEE, BO_DEE, ANN_CHEN, card_points=(50, 40))
     save(page)
     expect(page.locator("#entry .error")).to_contain_text(
-        "round 3: the card points must be two whole numbers, 0 or more, adding up to at most 80"
+        "the card points must be two whole numbers, 0 or more, adding up to at most 80"
     )
     expect(page.get_by_role("textbox", name=ANN_CHEN)).to_have_value("50")
     expect(page.get_by_role("textbox", name=BO_DEE)).to_have_value("40")
