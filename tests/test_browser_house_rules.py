@@ -220,6 +220,9 @@ def test_a_gongzhu_match_ends_when_a_raw_total_reaches_plus_1000(phone):
         play_hand(page, [], taken, rest="Dee")
         expect_totals(page, totals)
     expect(page.locator(".banner")).to_contain_text("Ann won")
+    expect(page.locator(".banner")).to_contain_text(
+        "Ann reached the ceiling of +1000: the match ends there."
+    )
     expect(page.locator("#entry")).to_have_count(0)
     amounts = [f"{a:+.2f}" for a in result["settlement"]["amounts"]]
     rows = page.locator(".settlement tbody tr td:last-of-type")
