@@ -1,14 +1,15 @@
 """The new-match form, built from a game's option declarations."""
 
 import json
+import re
 from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext as _
 
 from games import rules
-from games.rules.base import ascii_numbers, listed
-from games.templatetags.scorekeeper import said
+from games.rules.base import RulesError, ascii_numbers, listed
+from games.templatetags.scorekeeper import said, separator
 
 
 class Typed:
@@ -31,8 +32,85 @@ class EvensField(Typed, forms.RegexField):
     pass
 
 
+# The choice of typed exact-total pairs, and what may stand between a total and what it becomes.
+CUSTOM = "custom"
+ARROWS = re.compile(r"->|=>|[→←⇒:=]")
+
+
+class PairsWidget(forms.MultiWidget):
+    """The named presets (and "custom") in a list, then a text field for the table's own pairs,
+    posted as NAME and NAME_custom."""
+
+    def __init__(self, name, choices):
+        typed = forms.TextInput(
+            attrs={
+                "data-custom-of": name,
+                "placeholder": "200 → 150, 100 → 50",
+                "aria-label": _("Your pairs: each total, then what it becomes"),
+            }
+        )
+        super().__init__({"": forms.Select(choices=choices), "custom": typed})
+
+    def decompress(self, value):
+        return [json.dumps(value) if value else "", ""]
+
+    def id_for_label(self, id_):
+        return f"{id_}_0"
+
+
+class PairsField(forms.MultiValueField):
+    """A preset's pairs, or the pairs typed when "custom" is chosen (None: the default)."""
+
+    def __init__(self, option, choices, **kwargs):
+        self.option = option
+        fields = (
+            forms.ChoiceField(choices=choices, required=False),
+            forms.CharField(required=False, max_length=200),
+        )
+        widget = PairsWidget(option.name, choices)
+        super().__init__(fields, require_all_fields=False, widget=widget, **kwargs)
+
+    def compress(self, values):
+        chosen, typed = values or ("", "")
+        if chosen == CUSTOM:
+            return typed_pairs(self.option, typed)
+        return json.loads(chosen) if chosen else None
+
+
+def typed_pairs(option, text):
+    """'200 → 150, 100 → 50' (or 200 150, 100 50, in any keyboard's digits) as
+    [[200, 150], [100, 50]], as the option allows; else a refusal in words."""
+    numbers = listed(ARROWS.sub(" ", text))
+    if numbers and len(numbers) % 2 == 0 and all(re.fullmatch("[0-9]+", n) for n in numbers):
+        try:
+            return option.read([[int(t), int(b)] for t, b in zip(numbers[::2], numbers[1::2])])
+        except RulesError:
+            pass
+    raise forms.ValidationError(
+        _(
+            "Type pairs such as 200 → 150, 100 → 50: a total from %(low)s to %(high)s, then the "
+            "smaller number it becomes, each total once."
+        )
+        % {"low": option.low, "high": option.high}
+    )
+
+
 def option_field(game, option):
     """A form field for one engine option; blank means 'the default'."""
+    field = plain_field(game, option)
+    decider, moved = moved_default(game, option)
+    if decider:
+        select = option.kind == "choice"
+        shown = {key: shown_default(game, option, value, select) for key, value in moved.items()}
+        field.widget.attrs.update({"data-default-of": decider, "data-defaults": json.dumps(shown)})
+    field.moves = moves(game, option)
+    if field.moves:
+        field.widget.attrs["data-moves"] = json.dumps(field.moves)
+    return field
+
+
+def plain_field(game, option):
+    """The field for an option's kind, its default noted under it."""
     label = _(game.label(option.name))
     help_text = f"{_(option.help)} {default_note(game, option)}"
     if option.kind in ("choice", "pairs"):
@@ -41,6 +119,9 @@ def option_field(game, option):
         blank = callable(option.default) or option.kind == "pairs"
         if blank:  # the default, which another option decides (or no preset at all)
             choices.insert(0, ("", default_note(game, option)))
+        if option.kind == "pairs":
+            choices.append((CUSTOM, _("custom")))
+            return PairsField(option, choices, label=label, help_text=help_text, required=False)
         return forms.TypedChoiceField(
             label=label,
             help_text=help_text,
@@ -99,18 +180,70 @@ def option_field(game, option):
 
 def default_note(game, option):
     """'Default: 100.', in words for a default that depends on another option."""
-    default = option.default
-    if callable(default):
-        default = _(option.default_help)
-    elif option.kind == "choice":
-        default = _(game.label(default))
-    elif isinstance(default, bool):
-        default = _("on") if default else _("off")
-    elif isinstance(default, list):
-        default = ", ".join(map(str, default)) or _("none")
-    elif default is None or default == "":
-        default = _("none")
-    return _("Default: %(default)s.") % {"default": default}
+    if callable(option.default):
+        return _("Default: %(default)s.") % {"default": _(option.default_help)}
+    return default_said(game, option, option.default)
+
+
+def default_said(game, option, default):
+    """'Default: 100.' for one default value, in words."""
+    return _("Default: %(default)s.") % {"default": default_words(game, option, default)}
+
+
+def default_words(game, option, default):
+    """A default value in words: a choice by its label, on / off, none."""
+    if option.kind == "choice":
+        return _(game.label(default))
+    if isinstance(default, bool):
+        return _("on") if default else _("off")
+    if isinstance(default, list):
+        return ", ".join(map(str, default)) or _("none")
+    if default is None or default == "":
+        return _("none")
+    return default
+
+
+def moved_default(game, option):
+    """For a default another option decides (Least Score's threshold, by scoring): that choice's
+    name, and the default under each of its values as the form posts them; else None, {}."""
+    if not callable(option.default):
+        return None, {}
+    plain = {o.name: o.default for o in game.options if not callable(o.default)}
+    for other in game.options:
+        if other.kind == "choice" and other.name in plain:
+            moved = {
+                json.dumps(c): option.default_for({**plain, other.name: c}) for c in other.choices
+            }
+            if len({json.dumps(value) for value in moved.values()}) > 1:
+                return other.name, moved
+    return None, {}
+
+
+def moves(game, option):
+    """For a choice that moves other defaults (scoring): under each of its values but the
+    default, the defaults it gives, in words ('By default then: threshold = 200, ...')."""
+    moving = [(o, moved_default(game, o)) for o in game.options]
+    moving = [(o, moved) for o, (decider, moved) in moving if decider == option.name]
+    if not moving:
+        return {}
+    return {
+        key: _("By default then: %(defaults)s.")
+        % {
+            "defaults": separator().join(
+                f"{_(game.label(o.name))} = {default_words(game, o, moved[key])}"
+                for o, moved in moving
+            )
+        }
+        for key in (json.dumps(c) for c in option.choices if c != option.default)
+    }
+
+
+def shown_default(game, option, value, select):
+    """A moved default as the form shows it: a list's blank choice in words, a text field's
+    placeholder (empty when there is none)."""
+    if select:
+        return default_said(game, option, value)
+    return "" if value is None else str(value)
 
 
 def plain_number(value):
