@@ -55,9 +55,7 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
     fill_hand(page, "Bo", {0: 3})
     tap(page, "One bomb more for Chen")
     save(page)
-    expect(page.locator("#entry .error")).to_contain_text(
-        "Tap how many cards Chen has left."
-    )
+    expect(page.locator("#entry .error")).to_contain_text("Tap how many cards Chen has left.")
     expect(page.locator("input[name=winner][value='1']")).to_be_checked()
     expect(page.locator("input[name=cards_left-0][value='3']")).to_be_checked()
     expect(page.locator("input[name=bombed-2]")).to_have_value("1")
