@@ -153,22 +153,23 @@ def live_news(request, link, token):
         raise Http404(_("There is no such match."))
     if request.GET.get("v", "") == str(version):
         return HttpResponse(status=204)
-    match = Match(**{link: token, "version": version})
-    return drawn_live(request, match, link).response(request, {})
+    key = drawing_key("live", link, token, version, request)
+    page = memo.drawn(key, lambda: draw_live(request, Match.objects.get(**{link: token}), link))
+    return page.response(request, {})
 
 
 def drawn_live(request, match, link):
-    """The live update of the match at its version, drawn once per version, language, rounds
-    shown and link: what every other phone's live check gets, and the part of a save's answer
-    above the form."""
+    """The live update of match at its version, drawn once per version, language, rounds shown
+    and link: what every other phone's live check gets, and the part of a save's answer above
+    the form."""
+    key = drawing_key("live", link, getattr(match, link), match.version, request)
+    return memo.drawn(key, lambda: draw_live(request, match, link))
 
-    def draw():
-        now = Match.objects.get(**{link: getattr(match, link)})
-        context = scoreboard(now, link == "public_id", show_all=showing_all(request))
-        return DrawnPage(render_to_string("games/partials/live.html", context, request))
 
-    token = getattr(match, link)
-    return memo.drawn(drawing_key("live", link, token, match.version, request), draw)
+def draw_live(request, match, link):
+    """The live update of match, drawn for a scorer or a watcher (link)."""
+    context = scoreboard(match, link == "public_id", show_all=showing_all(request))
+    return DrawnPage(render_to_string("games/partials/live.html", context, request))
 
 
 def render_match(request, match, status=200, **shown):

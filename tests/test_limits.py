@@ -122,13 +122,14 @@ def test_query_parameters_the_page_does_not_use_do_not_grow_the_memo():
 
 
 def test_the_drawn_pages_kept_are_weighed_by_their_size_and_bounded(monkeypatch):
-    monkeypatch.setattr(memo, "DRAWN", type(memo.DRAWN)(maxsize=30_000, ttl=600, getsizeof=len))
+    bounded = type(memo.DRAWN)(maxsize=60_000, ttl=600, getsizeof=lambda page: page.size())
+    monkeypatch.setattr(memo, "DRAWN", bounded)
     client = Client()
     for _ in range(12):
         match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
         assert client.get(reverse("watch", args=[match.watch_id])).status_code == 200
     assert 0 < len(memo.DRAWN) < 12
-    assert memo.DRAWN.currsize == sum(map(len, memo.DRAWN.values())) <= 30_000
+    assert memo.DRAWN.currsize == sum(page.size() for page in memo.DRAWN.values()) <= 60_000
 
 
 # ---- no 500 from input
