@@ -6,6 +6,7 @@ The offline runtime is fetched by `make` (scripts/fetch-pyodide, which needs npm
 these tests are skipped, saying so.
 """
 
+import json
 import re
 
 import pytest
@@ -289,11 +290,14 @@ def test_the_engine_in_the_browser_gives_the_servers_result_for_every_worked_exa
     page.goto(f"/m/{match.public_id}/")
     ready(page)
     texts = [path.read_text(encoding="utf-8") for path in [*MATCHES, *INVALID]]
+    # The page's own engine: a module is one instance per page, so this import is the page's.
     answers = page.evaluate(
-        "texts => Promise.all(texts.map(text => window.scorekeeperOffline.score(text)))", texts
+        """async (texts) => {
+          const { call } = await import("/static/offline/engine.js");
+          return Promise.all(texts.map((text) => call("score", text)));
+        }""",
+        texts,
     )
-    import json
-
     results = [json.loads(answer) for answer in answers]
     assert results[: len(MATCHES)] == [expected_result(path) for path in MATCHES]
     assert results[len(MATCHES) :] == [{"error": load(path)["error"]} for path in INVALID]
