@@ -8,11 +8,12 @@ these tests are skipped, saying so.
 
 import json
 import re
+import threading
 
 import pytest
 from playwright.sync_api import expect
 
-from games import rules
+from games import rules, views
 from games.models import Match, Round
 from games.offline import runtime_ready
 from tests.browser import pick
@@ -330,3 +331,35 @@ def test_a_save_that_meets_a_dead_server_is_scored_on_the_phone_and_sent_later(p
     page.unroute("**/rounds/")
     expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=30_000)
     assert [r.entry for r in Round.objects.all()] == [{"declarer": 0, "hands": [7, 15, 20]}]
+
+
+def test_a_page_the_service_worker_answers_from_its_copy_says_as_of_when(phone, match, monkeypatch):
+    """Another phone saved, and the server is slow: the service worker gives up on it and shows
+    the copy it kept, which says it is the scoreboard as of then, never as current; when the
+    server answers, the screen is the server's and the note goes."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)  # the service worker has kept the page
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "another-phone")
+    answer = threading.Event()
+
+    def slow(view):
+        def waiting(*args, **kwargs):
+            answer.wait(30)
+            return view(*args, **kwargs)
+
+        return waiting
+
+    monkeypatch.setattr(views, "drawn_page", slow(views.drawn_page))  # the page
+    monkeypatch.setattr(views, "live_news", slow(views.live_news))  # the live check
+    try:
+        page.reload(timeout=30_000)  # the service worker waits 5 s for the server
+        note = page.locator("[data-offline-note]")
+        expect(note).to_have_text(re.compile(r"^Offline: the scoreboard as of \d\d:\d\d$"))
+        expect(page.locator(".scoreboard")).to_contain_text("No rounds yet")
+        screenshot(page, "offline-kept-page")
+    finally:
+        answer.set()
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=20_000)
+    expect(page.locator(".scoreboard tfoot")).to_contain_text("13")
+    expect(note).to_be_hidden()

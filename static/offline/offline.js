@@ -10,7 +10,8 @@
    waiting round (screen.js).
 
    On any match page the service worker (/sw.js) keeps the page for reopening with no network;
-   a phone that cannot reach the server says since when its scoreboard stands. This module wires the others to htmx's events and starts them. */
+   a page answered from its copy, or a phone that cannot reach the server, says since when its
+   scoreboard stands. This module wires the others to htmx's events and starts them. */
 import { takePageState, takeState } from "./base.js";
 import * as kept from "./kept.js";
 import { canScore, handledHere, previewHere, saveHere, startEngine } from "./scoring.js";
@@ -51,7 +52,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const xhr = event.detail.xhr;
   if (!xhr || xhr.status === 0) return;
   phone.reachable = true;
-  if (event.detail.elt && event.detail.elt.matches("[data-live]")) seen();
+  if (event.detail.elt && event.detail.elt.matches("[data-live]") && xhr.status < 400) seen();
   update();
   if (phone.pending.length) sync();
 });

@@ -28,7 +28,9 @@ export function update() {
   if (note) {
     const lines = [];
     if (offline() && scoringHere) lines.push(note.dataset.scoring);
-    else if (offline()) lines.push(note.dataset.asOf.replace("%(time)s", clock(phone.lastSeen || Date.now())));
+    else if (offline() || phone.keptAt !== null) { // a kept copy is never shown as current
+      lines.push(note.dataset.asOf.replace("%(time)s", clock(phone.keptAt || phone.lastSeen || Date.now())));
+    }
     if (phone.pending.length) lines.push(note.dataset.waiting.replace("%(count)s", phone.pending.length));
     note.replaceChildren(...lines.map(span));
     note.hidden = lines.length === 0;

@@ -14,6 +14,9 @@ export const phone = {
   base: null, // the match as the server had it when the phone last saw it (offline.json)
   pending: [], // rounds entered on this phone and not yet sent, oldest first
   pageKept: !("serviceWorker" in navigator && window.isSecureContext), // nowhere to keep it
+  // The service worker answered with its copy of the page (sw.js marks it): when the server
+  // sent that copy, until the server answers this page.
+  keptAt: "keptAt" in root.dataset ? Number(root.dataset.keptAt) : null,
   lastSeen: Number(localStorage.getItem("seen:" + path)) || null, // the last live check answered
 };
 
@@ -22,6 +25,7 @@ export const offline = () => !navigator.onLine || !phone.reachable;
 // The server answered a live check: what the screen shows is the server's, as of now.
 export function seen() {
   phone.lastSeen = Date.now();
+  phone.keptAt = null;
   localStorage.setItem("seen:" + path, String(phone.lastSeen));
 }
 
