@@ -363,3 +363,36 @@ def test_a_page_the_service_worker_answers_from_its_copy_says_as_of_when(phone, 
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=20_000)
     expect(page.locator(".scoreboard tfoot")).to_contain_text("13")
     expect(note).to_be_hidden()
+
+
+def test_a_round_the_server_holds_with_other_values_is_asked_about(phone, match):
+    """A round saved offline whose entry key the server already holds, with other values (its
+    first answer lost, then changed from another phone): never taken as sent, but asked about
+    in words, as another phone's round is."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.context.set_offline(True)
+    fill_round(page, 0, [7, 15, 20])
+    key = page.locator("#entry input[name=entry_key]").input_value()
+    save_round(page, 1)
+    note = page.locator("[data-offline-note]")
+    expect(note).to_contain_text("Rounds waiting to be sent: 1")
+    match.add_round({"declarer": 1, "hands": [9, 5, 4]}, key)
+
+    page.context.set_offline(False)
+    panel = page.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text(
+        "The server already has round 1 from this phone, with other values.", timeout=20_000
+    )
+    expect(panel).to_contain_text("Your round 1:")
+    expect(panel).to_contain_text("Ann declared")  # what this phone typed
+    assert Round.objects.count() == 1
+    panel.get_by_role("button", name="Add it as round 2").click()
+    expect(panel).to_be_hidden()
+    expect(note).to_be_hidden(timeout=20_000)
+    assert [r.entry for r in Round.objects.order_by("number")] == [
+        {"declarer": 1, "hands": [9, 5, 4]},
+        {"declarer": 0, "hands": [7, 15, 20]},
+    ]
+    assert totals(page) == server_totals(match)

@@ -3,7 +3,7 @@
 import { fetchState, keep } from "./base.js";
 import * as kept from "./kept.js";
 import { ask, asking, endQuestion, serverScreen, update } from "./screen.js";
-import { csrf, phone, serial, warn } from "./state.js";
+import { csrf, newKey, phone, serial, warn } from "./state.js";
 
 const RETRY_MS = 10000;
 const sending = { run: null, lastFailure: 0 };
@@ -66,10 +66,18 @@ async function send() {
     if (!phone.pending.length) return step ? finish() : undefined; // nothing was waiting: as it was
     if (!phone.base) phone.base = await kept.bases.get(phone.publicId);
     const server = await fetchState();
-    const stored = new Set([...server.keys, ...server.deleted_keys]);
-    const landed = phone.pending.filter((record) => stored.has(record.key));
-    const rest = phone.pending.filter((record) => !stored.has(record.key));
-    const changes = changesBetween(phone.base, server, landed.map((record) => record.key));
+    // This phone's rounds the server holds by their keys: sent, if it holds what was typed.
+    const at = new Map(server.keys.map((key, k) => [key, k]));
+    const deleted = new Set(server.deleted_keys);
+    const differs = (record) => at.has(record.key)
+      && stable(server.document.rounds[at.get(record.key)]) !== stable(record.entry);
+    const landed = phone.pending.filter((record) => (at.has(record.key) || deleted.has(record.key)) && !differs(record));
+    const rest = phone.pending.filter((record) => !landed.includes(record));
+    const changes = changesBetween(phone.base, server, phone.pending.map((record) => record.key));
+    for (const record of rest.filter(differs)) {
+      changes.push({ what: "differs", number: at.get(record.key) + 1 });
+      record.key = newKey(); // the server holds its key: added, it is a new round
+    }
     for (const record of landed) await kept.pending.drop(record);
     await keep(server); // this phone's rounds that landed are now the server's
     phone.pending = rest;
@@ -97,11 +105,14 @@ async function send() {
   return undefined;
 }
 
-// Sends one round as its form was typed: null once stored, else why the server refused it
-// (games/views.py says so as data: the saveRefused event of its HX-Trigger header).
+// Sends one round as its form was typed, under its key: null once stored, else why the server
+// refused it (games/views.py says so as data: the saveRefused event of its HX-Trigger header).
 async function post(record, version) {
   const form = new URLSearchParams();
-  record.fields.forEach(([name, value]) => { if (name !== "version") form.append(name, value); });
+  record.fields.forEach(([name, value]) => {
+    if (name !== "version" && name !== "entry_key") form.append(name, value);
+  });
+  form.append("entry_key", record.key);
   form.append("version", String(version));
   const token = (record.fields.find(([name]) => name === "csrfmiddlewaretoken") || [])[1] || csrf();
   const response = await fetch(`/m/${phone.publicId}/rounds/`, {
