@@ -317,7 +317,7 @@ def test_every_match_body_for_a_scorer_carries_the_state_it_was_drawn_from(clien
 @pytest.mark.django_db
 def test_a_saves_answer_holds_the_round_it_added_to_the_state_saved_from(client):
     """The phone keeps the state of the version its form was drawn from: a save's answer holds
-    only the round added to it (static/offline/offline.js builds the new state from both), and
+    only the round added to it (static/offline/base.js builds the new state from both), and
     a save without a version is stored after the version it found under the write lock, which
     its answer names too."""
     match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])
