@@ -180,12 +180,13 @@ def shell():
         for pattern in ("*.js", "*.css", "*.svg", "*.json")
         for path in (ROOT / "static").glob(pattern)
     )
-    names += [
-        "django_htmx/htmx-2.min.js",
-        "offline/offline.css",
-        "offline/offline.js",
-        "offline/worker.js",
-    ]
+    names += ["django_htmx/htmx-2.min.js", "offline/offline.css"]
+    # offline.js and the modules it imports, and worker.js (sw.js is served as /sw.js)
+    names += sorted(
+        f"offline/{path.name}"
+        for path in (ROOT / "static" / "offline").glob("*.js")
+        if path.name != "sw.js"
+    )
     return [static(name) for name in names]
 
 

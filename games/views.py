@@ -7,6 +7,7 @@ is one model method (games/models.py); a view reads the form, calls it, and draw
 """
 
 import secrets
+from html import unescape
 
 import segno
 from django.db import DatabaseError
@@ -15,10 +16,12 @@ from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from games import memo, records, rules, screen
 from games.changes import changes
@@ -259,7 +262,7 @@ def refused_save(request, match, form, error=None, refusal=None):
     entry = form.entry(drawn["table"].fork())
     error = error or screen.in_words(refusal, drawn)
     key = form.cleaned_data.get("entry_key") if form.is_valid() else None
-    return render_match(request, match, 422, entry=entry, error=error, entry_key=key)
+    return answer_not_saved(request, match, entry=entry, error=error, entry_key=key)
 
 
 def retried(request, match, form, earlier):
@@ -288,7 +291,15 @@ def retried(request, match, form, earlier):
         ) % {"number": position + 1}
     change = {"number": earlier.number, "position": position + 1}
     key = form.cleaned_data["entry_key"]
-    return render_match(request, match, 422, entry=entry, error=error, entry_key=key, change=change)
+    return answer_not_saved(request, match, entry=entry, error=error, entry_key=key, change=change)
+
+
+def answer_not_saved(request, match, error, **shown):
+    """A save refused: the match page with the form refilled (render_match), and why as data,
+    the text of the error shown in the "saveRefused" event of an HX-Trigger header, for a phone
+    sending the rounds it kept offline (static/offline/send.js)."""
+    response = render_match(request, match, 422, error=error, **shown)
+    return trigger_client_event(response, "saveRefused", {"message": unescape(strip_tags(error))})
 
 
 def saved(request, match, appended=None):

@@ -6,12 +6,14 @@ The offline runtime is fetched by `make` (scripts/fetch-pyodide, which needs npm
 these tests are skipped, saying so.
 """
 
+import json
 import re
+import threading
 
 import pytest
 from playwright.sync_api import expect
 
-from games import rules
+from games import rules, views
 from games.models import Match, Round
 from games.offline import runtime_ready
 from tests.browser import pick
@@ -289,11 +291,14 @@ def test_the_engine_in_the_browser_gives_the_servers_result_for_every_worked_exa
     page.goto(f"/m/{match.public_id}/")
     ready(page)
     texts = [path.read_text(encoding="utf-8") for path in [*MATCHES, *INVALID]]
+    # The page's own engine: a module is one instance per page, so this import is the page's.
     answers = page.evaluate(
-        "texts => Promise.all(texts.map(text => window.scorekeeperOffline.score(text)))", texts
+        """async (texts) => {
+          const { call } = await import("/static/offline/engine.js");
+          return Promise.all(texts.map((text) => call("score", text)));
+        }""",
+        texts,
     )
-    import json
-
     results = [json.loads(answer) for answer in answers]
     assert results[: len(MATCHES)] == [expected_result(path) for path in MATCHES]
     assert results[len(MATCHES) :] == [{"error": load(path)["error"]} for path in INVALID]
@@ -326,3 +331,68 @@ def test_a_save_that_meets_a_dead_server_is_scored_on_the_phone_and_sent_later(p
     page.unroute("**/rounds/")
     expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=30_000)
     assert [r.entry for r in Round.objects.all()] == [{"declarer": 0, "hands": [7, 15, 20]}]
+
+
+def test_a_page_the_service_worker_answers_from_its_copy_says_as_of_when(phone, match, monkeypatch):
+    """Another phone saved, and the server is slow: the service worker gives up on it and shows
+    the copy it kept, which says it is the scoreboard as of then, never as current; when the
+    server answers, the screen is the server's and the note goes."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)  # the service worker has kept the page
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "another-phone")
+    answer = threading.Event()
+
+    def slow(view):
+        def waiting(*args, **kwargs):
+            answer.wait(30)
+            return view(*args, **kwargs)
+
+        return waiting
+
+    monkeypatch.setattr(views, "drawn_page", slow(views.drawn_page))  # the page
+    monkeypatch.setattr(views, "live_news", slow(views.live_news))  # the live check
+    try:
+        page.reload(timeout=30_000)  # the service worker waits 5 s for the server
+        note = page.locator("[data-offline-note]")
+        expect(note).to_have_text(re.compile(r"^Offline: the scoreboard as of \d\d:\d\d$"))
+        expect(page.locator(".scoreboard")).to_contain_text("No rounds yet")
+        screenshot(page, "offline-kept-page")
+    finally:
+        answer.set()
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=20_000)
+    expect(page.locator(".scoreboard tfoot")).to_contain_text("13")
+    expect(note).to_be_hidden()
+
+
+def test_a_round_the_server_holds_with_other_values_is_asked_about(phone, match):
+    """A round saved offline whose entry key the server already holds, with other values (its
+    first answer lost, then changed from another phone): never taken as sent, but asked about
+    in words, as another phone's round is."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.context.set_offline(True)
+    fill_round(page, 0, [7, 15, 20])
+    key = page.locator("#entry input[name=entry_key]").input_value()
+    save_round(page, 1)
+    note = page.locator("[data-offline-note]")
+    expect(note).to_contain_text("Rounds waiting to be sent: 1")
+    match.add_round({"declarer": 1, "hands": [9, 5, 4]}, key)
+
+    page.context.set_offline(False)
+    panel = page.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text(
+        "The server already has round 1 from this phone, with other values.", timeout=20_000
+    )
+    expect(panel).to_contain_text("Your round 1:")
+    expect(panel).to_contain_text("Ann declared")  # what this phone typed
+    assert Round.objects.count() == 1
+    panel.get_by_role("button", name="Add it as round 2").click()
+    expect(panel).to_be_hidden()
+    expect(note).to_be_hidden(timeout=20_000)
+    assert [r.entry for r in Round.objects.order_by("number")] == [
+        {"declarer": 1, "hands": [9, 5, 4]},
+        {"declarer": 0, "hands": [7, 15, 20]},
+    ]
+    assert totals(page) == server_totals(match)

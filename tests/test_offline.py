@@ -245,7 +245,21 @@ def test_the_service_worker_keeps_every_file_the_match_screen_loads(client):
     for link in (reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id])):
         page = client.get(link).content.decode()
         loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', page))
-        assert loaded and loaded <= set(config["shell"])
+        assert loaded and with_imports(loaded) <= set(config["shell"])
+
+
+def with_imports(urls):
+    """These static files, the modules they import and the workers they start, all the way."""
+    found, todo = set(), list(urls)
+    while todo:
+        url = todo.pop()
+        found.add(url)
+        if url.endswith(".js"):
+            source = Path(finders.find(url.removeprefix("/static/"))).read_text()
+            named = re.findall(r'from "\./([\w-]+\.js)"|new URL\("([\w-]+\.js)"', source)
+            folder = url.rsplit("/", 1)[0]
+            todo += {f"{folder}/{name}" for pair in named for name in pair if name} - found
+    return found
 
 
 @pytest.mark.django_db
@@ -303,7 +317,7 @@ def test_every_match_body_for_a_scorer_carries_the_state_it_was_drawn_from(clien
 @pytest.mark.django_db
 def test_a_saves_answer_holds_the_round_it_added_to_the_state_saved_from(client):
     """The phone keeps the state of the version its form was drawn from: a save's answer holds
-    only the round added to it (static/offline/offline.js builds the new state from both), and
+    only the round added to it (static/offline/base.js builds the new state from both), and
     a save without a version is stored after the version it found under the write lock, which
     its answer names too."""
     match = Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"])

@@ -55,6 +55,30 @@ def test_a_bad_round_is_refused_with_the_typed_values_kept(client, hands, messag
     assert not Round.objects.exists()
 
 
+def refused_because(response):
+    """Why a save was refused, as the answer says it as data: its HX-Trigger header's
+    saveRefused event, which a phone sending rounds kept offline reads (not the HTML)."""
+    assert response.status_code == 422
+    message = json.loads(response["HX-Trigger"])["saveRefused"]["message"]
+    assert message in visible(response.content.decode())
+    return message
+
+
+def test_a_refused_save_says_why_as_data_too(client):
+    match = new_least_score(client)
+    assert refused_because(post_round(client, match, 0, 7, "", 20)) == "Bo's hand is missing"
+    form = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20", "entry_key": "k1"}
+    url = reverse("round_create", args=[match.public_id])
+    saved = client.post(url, form)
+    assert saved.status_code == 302 and "HX-Trigger" not in saved
+    assert refused_because(client.post(url, {**form, "hand-1": "16"})).startswith(
+        "Round 1 was already saved from this form, with other values."
+    )
+    client.post(reverse("match_close", args=[match.public_id]))
+    closed = post_round(client, match, 0, 7, 15, 20)
+    assert refused_because(closed) == "The match is closed: reopen it to add a round."
+
+
 def test_cards_picked_and_typed_for_a_hand_are_counted_and_kept_when_refused(client):
     match = new_least_score(client)
     url = reverse("round_create", args=[match.public_id])

@@ -3,9 +3,9 @@
 
    - the app shell (stylesheet, scripts, icon) and each match page opened (score and watch
      links): network first (a network that does not answer is given up after PAGE_WAIT_MS),
-     the last copy otherwise; static/offline/offline.js asks for a fresh copy whenever the
-     match changes. A redraw htmx asks for never gets the last copy: it wants the server's
-     screen as it is now, and is told the network failed;
+     the last copy otherwise, a page marked as a copy; static/offline/offline.js asks for a
+     fresh copy whenever the match changes. A redraw htmx asks for never gets the last copy:
+     it wants the server's screen as it is now, and waits for it or is told the network failed;
    - the Python runtime and the engine's bundles: their names change with their content, so a
      kept copy is used as it is, fetched once;
    - never a POST, a live check or the match state (offline.json): those need the server. */
@@ -50,7 +50,9 @@ function withTimeout(promise, ms) {
   });
 }
 
-async function networkFirst(request, cacheName, wait, fallBackToKept = true) {
+// The network's answer (kept, when it is good), else the copy kept, through fromCopy (none:
+// only the network's answer will do).
+async function networkFirst(request, cacheName, wait, fromCopy) {
   try {
     const fetched = fetch(request);
     const response = await (wait ? withTimeout(fetched, wait) : fetched);
@@ -60,11 +62,24 @@ async function networkFirst(request, cacheName, wait, fallBackToKept = true) {
     }
     return response;
   } catch (error) {
-    if (!fallBackToKept) throw error;
-    const kept = await caches.match(request.url.split("#")[0], { ignoreVary: true });
-    if (kept) return kept;
+    const kept = fromCopy && (await caches.match(request.url.split("#")[0], { ignoreVary: true }));
+    if (kept) return fromCopy(kept);
     throw error;
   }
+}
+
+const asItIs = (kept) => kept;
+
+// A match page answered from the copy says so: <html data-kept-at> is when the server sent it
+// (its Date header), and the screen says "as of" that time until the server answers
+// (static/offline/screen.js). The copy is never shown as current.
+async function marked(kept) {
+  const at = Date.parse(kept.headers.get("Date")) || 0;
+  const html = (await kept.text()).replace("<html ", `<html data-kept-at="${at}" `);
+  const headers = new Headers(kept.headers);
+  headers.delete("Content-Encoding"); // the text is decoded, and its length changed
+  headers.delete("Content-Length");
+  return new Response(html, { status: kept.status, statusText: kept.statusText, headers });
 }
 
 async function keptFirst(request) {
@@ -76,7 +91,7 @@ async function keptFirst(request) {
 }
 
 async function manifest(request) {
-  const response = await networkFirst(request, SHELL);
+  const response = await networkFirst(request, SHELL, 0, asItIs);
   if (response.ok) response.clone().json().then(pruneRuntime).catch(() => {});
   return response;
 }
@@ -91,8 +106,10 @@ self.addEventListener("fetch", (event) => {
   } else if (path.startsWith("/offline/") || path.startsWith("/static/offline/pyodide/")) {
     event.respondWith(keptFirst(request));
   } else if (path.startsWith("/static/")) {
-    event.respondWith(networkFirst(request, SHELL, PAGE_WAIT_MS));
+    event.respondWith(networkFirst(request, SHELL, PAGE_WAIT_MS, asItIs));
   } else if (MATCH_PAGE.test(path)) {
-    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, !request.headers.has("HX-Request")));
+    // A redraw htmx asks for wants the server's screen as it is now: it waits for the network.
+    const redraw = request.headers.has("HX-Request");
+    event.respondWith(networkFirst(request, PAGES, redraw ? 0 : PAGE_WAIT_MS, redraw ? null : marked));
   }
 });

@@ -1,0 +1,52 @@
+/* The base: the match as the server had it when this phone last saw it; rounds entered on the
+   phone follow it until they are sent. Taken from the screen the server drew (a page, a save's
+   answer) or from offline.json, and kept in IndexedDB. */
+import { bases } from "./kept.js";
+import { update } from "./screen.js";
+import { phone, serial, warn } from "./state.js";
+
+export function keep(state) {
+  phone.base = state;
+  return bases.put(state);
+}
+
+export async function fetchState() {
+  const response = await fetch(`/m/${phone.publicId}/offline.json`, { credentials: "same-origin", cache: "no-store" });
+  if (!response.ok) throw new Error("state: " + response.status);
+  phone.reachable = true;
+  return response.json();
+}
+
+// The state block the server draws in every match body for a scorer (games/templatetags/offline.py).
+function pageState() {
+  const block = document.getElementById("offline-state");
+  return block ? JSON.parse(block.content.textContent) : null;
+}
+
+// The state the server drew the screen from becomes the base, unless rounds wait (they follow
+// the base they were entered on) or the base kept is newer (a page kept from before).
+export function takePageState() {
+  const { base } = phone;
+  let state = pageState();
+  if (!phone.publicId || !state || phone.pending.length || (base && base.version > state.version)) return;
+  if ("after" in state) { // a save's answer: the round it added to the version saved from
+    if (!base || base.version !== state.after) { takeState(); return; }
+    state = {
+      public_id: base.public_id, version: state.version, numbers: [...base.numbers, state.number],
+      last: state.number, document: { ...base.document, rounds: [...base.document.rounds, state.round] },
+    };
+  }
+  keep(state).catch(warn);
+}
+
+// The server's state, asked for (a live update brings only the scoreboard).
+export function takeState() {
+  if (!phone.publicId) return Promise.resolve();
+  return serial(async () => {
+    if (phone.pending.length) return;
+    const state = await fetchState();
+    if (phone.pending.length) return;
+    await keep(state);
+    update();
+  }).catch(warn);
+}

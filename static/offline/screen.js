@@ -1,0 +1,119 @@
+/* The screen: the note above the match (offline, as of when, rounds waiting), the rounds not
+   sent yet, the readiness mark on <html>, and the question about a waiting round. The words
+   are the template's (data-* attributes of match.html), in the reader's language. */
+import { offline, phone } from "./state.js";
+
+const root = document.documentElement;
+const note = document.querySelector("[data-offline-note]");
+const panel = document.querySelector("[data-offline-conflict]");
+
+export const canAsk = Boolean(panel);
+export const asking = () => Boolean(panel && !panel.hidden);
+
+export function showBody(html) {
+  htmx.swap(document.getElementById("match-body"), html,
+            { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
+}
+
+function clock(time) {
+  return new Date(time).toLocaleTimeString(phone.language, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
+function span(text) {
+  return Object.assign(document.createElement("span"), { textContent: text });
+}
+
+export function update() {
+  const scoringHere = phone.publicId && phone.engine && phone.base;
+  if (note) {
+    const lines = [];
+    if (offline() && scoringHere) lines.push(note.dataset.scoring);
+    else if (offline() || phone.keptAt !== null) { // a kept copy is never shown as current
+      lines.push(note.dataset.asOf.replace("%(time)s", clock(phone.keptAt || phone.lastSeen || Date.now())));
+    }
+    if (phone.pending.length) lines.push(note.dataset.waiting.replace("%(count)s", phone.pending.length));
+    note.replaceChildren(...lines.map(span));
+    note.hidden = lines.length === 0;
+  }
+  // Share, history, export, close: they need the server.
+  document.querySelectorAll("#match-body .tools").forEach((tools) => {
+    tools.hidden = offline() || phone.pending.length > 0;
+  });
+  const entry = document.getElementById("entry");
+  if (entry && panel) entry.hidden = !panel.hidden;
+  markWaiting();
+  // Ready to score with no network: the engine warm, the match's state and page kept.
+  root.dataset.offline = phone.engine && phone.base && phone.pageKept ? "ready" : "";
+}
+
+// Rounds entered on the phone and not yet sent: marked, and without the link to change them
+// (the server does not have them yet).
+function markWaiting() {
+  if (!phone.base) return;
+  document.querySelectorAll(".scoreboard tbody th[scope=row]").forEach((cell) => {
+    const waiting = phone.pending.length > 0 && Number(cell.textContent) > phone.base.numbers.length;
+    cell.parentElement.classList.toggle("waiting", waiting);
+    const link = cell.querySelector("a");
+    if (waiting && link) link.replaceWith(link.textContent);
+  });
+}
+
+export function notSaved(form, shown = true) {
+  const line = form.querySelector("[data-not-saved]");
+  if (line) line.hidden = !shown;
+}
+
+// The server's screen as it is now (a network that fails at once is tried twice more).
+export async function serverScreen() {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await htmx.ajax("GET", phone.path + location.search,
+                             { target: "#match-body", select: "#match-body", swap: "outerHTML" });
+    } catch { // htmx rejects with nothing when the request fails
+      if (tries === 3) throw new TypeError("the match page: the network failed");
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+// Asks the scorer about one waiting round: why (what changed meanwhile, [{what, number}]),
+// the round as typed (position, lines) and the server's refusal, if any. Resolves to true
+// when the scorer adds it as round addAs, false when they drop it.
+export function ask({ why, position, lines, refused, addAs }) {
+  const words = panel.dataset;
+  const line = (tag, text, className = "") => Object.assign(document.createElement(tag), { textContent: text, className });
+  // (a question kept by an earlier version of this page holds its sentences as they were said)
+  const said = (change) => (typeof change === "string" ? change : words[change.what].replace("%(number)s", change.number));
+  const children = why.map((change) => line("p", said(change)));
+  children.push(line("h2", words.yours.replace("%(number)s", position)));
+  if (lines) {
+    const list = document.createElement("ul");
+    list.innerHTML = lines; // drawn by the app's own templates on this phone
+    children.push(list);
+  }
+  if (refused) children.push(line("p", refused, "error"));
+  const add = line("button", words.add.replace("%(number)s", addAs), "button primary");
+  const drop = line("button", words.drop, "button");
+  add.type = drop.type = "button";
+  const tools = line("div", "", "tools");
+  tools.append(add, drop);
+  children.push(tools);
+  panel.replaceChildren(...children);
+  panel.hidden = false;
+  update();
+  return new Promise((resolve) => {
+    add.addEventListener("click", () => resolve(true), { once: true });
+    drop.addEventListener("click", () => resolve(false), { once: true });
+  });
+}
+
+export function endQuestion() {
+  if (panel) panel.hidden = true;
+}
+
+// The version of the match the screen shows (its live check asks the server for newer).
+export function shownVersion() {
+  const live = document.querySelector("[data-live]");
+  const found = live && /[?&]v=(\d+)/.exec(live.getAttribute("hx-get") || "");
+  return found ? Number(found[1]) : null;
+}

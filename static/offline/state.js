@@ -1,0 +1,51 @@
+/* What this page knows of its match, in one plain object the other modules read and change,
+   and the queue that makes those changes one at a time. */
+const root = document.documentElement;
+const path = location.pathname;
+const scoring = path.match(/^\/m\/([^/]+)\/$/);
+
+export const phone = {
+  path,
+  publicId: scoring ? scoring[1] : null, // a score link's token; null on a watch link
+  language: root.lang || "en",
+  showAll: new URLSearchParams(location.search).get("rounds") === "all",
+  reachable: true, // the server answered the last request
+  engine: false, // the engine is warm (engine.js)
+  base: null, // the match as the server had it when the phone last saw it (offline.json)
+  pending: [], // rounds entered on this phone and not yet sent, oldest first
+  pageKept: !("serviceWorker" in navigator && window.isSecureContext), // nowhere to keep it
+  // The service worker answered with its copy of the page (sw.js marks it): when the server
+  // sent that copy, until the server answers this page.
+  keptAt: "keptAt" in root.dataset ? Number(root.dataset.keptAt) : null,
+  lastSeen: Number(localStorage.getItem("seen:" + path)) || null, // the last live check answered
+};
+
+export const offline = () => !navigator.onLine || !phone.reachable;
+
+// The server answered a live check: what the screen shows is the server's, as of now.
+export function seen() {
+  phone.lastSeen = Date.now();
+  phone.keptAt = null;
+  localStorage.setItem("seen:" + path, String(phone.lastSeen));
+}
+
+// One change at a time: saving on the phone, taking the server's state, sending.
+let queue = Promise.resolve();
+export function serial(work) {
+  const run = queue.then(work, work);
+  queue = run.catch(() => {});
+  return run;
+}
+
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+}
+
+export function csrf() {
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+// What went wrong where nobody is waiting for an answer: for whoever looks at the console.
+export const warn = (error) => console.warn("offline:", error);
