@@ -792,3 +792,9 @@ def test_a_hand_total_of_0_is_posted_as_0_and_the_form_says_from_where():
 )
 def test_the_form_marks_the_hand_a_refused_entry_is_about(entry, invalid):
     assert GAME.entry_context(table(declare_max=8), entry)["invalid"] == invalid
+
+
+def test_the_form_leaves_out_the_players_who_are_out():
+    # Threshold 25: Bo's 30 - 1 = 29 puts him out after round 1.
+    _game, table, _closed = replay(match(declare(0, 1, 30, 9), threshold=25))
+    assert GAME.entry_context(table)["out"] == [1]

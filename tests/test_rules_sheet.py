@@ -366,3 +366,33 @@ def test_random_broken_rounds_are_refused_by_the_command_with_a_sentence(
     with pytest.raises(SystemExit) as exit_:
         call_command("score", str(path), stdout=out, stderr=err)
     assert (exit_.value.code, out.getvalue(), err.getvalue().strip()) == (2, "", message)
+
+
+@pytest.mark.parametrize(
+    "options, ends",
+    [
+        ({"target": 100}, "short of 100"),
+        ({"hands": 5}, "hand 1 of 5 next"),
+        ({}, "hand 1 next; close the match to stop"),
+    ],
+)
+def test_the_status_says_only_what_ends_this_sheet(options, ends):
+    game, table, _closed = replay(match(**options))
+    lines = rendered(game.status(table))
+    assert lines[0] == "the highest total wins" and lines[1:] == [lines[-1]]
+    assert ends in lines[-1]
+
+
+def test_the_field_a_refused_round_is_about_is_the_named_players():
+    game, table, _closed = replay(match())
+    assert game.entry_context(table, {"points": [5, None, 3, 1]}) == {"invalid": 1}
+    assert game.entry_context(table, {"points": [5, "x", 3, 1]}) == {"invalid": 1}
+    assert game.entry_context(table, {"points": [5, 2, 3, 1]}) == {"invalid": None}
+    assert game.entry_context(table) == {"invalid": None}
+
+
+def test_the_game_is_called_by_the_title_the_table_typed():
+    game = GAMES["sheet"]
+    assert game.title(game.read_options({"title": " Hearts "}, 4)) == "Hearts"
+    assert game.title(game.read_options({}, 4)) is None
+    assert GAMES["gongzhu"].title(GAMES["gongzhu"].read_options({}, 4)) is None
