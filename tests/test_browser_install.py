@@ -11,21 +11,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def own_phone(live_server, tmp_path):
+def own_phone(browser, live_server, tmp_path):
     """A phone with a profile of its own: Chromium never installs from an incognito one, which
     every other browser test uses."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=pick(playwright.chromium.executable_path),
-            args=CHROMIUM_ARGS,
-            base_url=live_server.url,
-            **PHONE,
-        )
-        yield context.pages[0] if context.pages else context.new_page()
-        context.close()
+    chromium = browser.browser_type
+    context = chromium.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=pick(chromium.executable_path),
+        args=CHROMIUM_ARGS,
+        base_url=live_server.url,
+        **PHONE,
+    )
+    yield context.pages[0] if context.pages else context.new_page()
+    context.close()
 
 
 def installability_errors(page):

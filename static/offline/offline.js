@@ -97,7 +97,8 @@ window.addEventListener("offline", update);
 function keepPage() {
   if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return Promise.resolve();
   return fetch(phone.path + location.search, { credentials: "same-origin" })
-    .then((response) => {
+    .then(async (response) => {
+      await response.text(); // read to its end: a body left unread keeps the request open
       if (response.ok) {
         phone.pageKept = true;
         update();
