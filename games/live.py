@@ -6,6 +6,7 @@ link or a watch link asked for a score link's check, a Host not allowed, a datab
 goes on to the whole stack and the view (games.views.live_news), which answers the same.
 """
 
+import functools
 import re
 
 from django.core.exceptions import DisallowedHost
@@ -27,7 +28,9 @@ def nothing_new(get_response):
         seen = QUERY.fullmatch(request.META.get("QUERY_STRING", ""))
         if seen is None or request.method != "GET" or still_at(request) != seen["version"]:
             return get_response(request)
-        return HttpResponse(status=204)
+        response = HttpResponse(status=204)
+        response["Cache-Control"] = "private, no-store"
+        return response
 
     return middleware
 
@@ -35,13 +38,23 @@ def nothing_new(get_response):
 def still_at(request):
     """The version (as text) of the match a live check asks about, or None when the request
     is not a live check the whole stack need not see."""
+    asked = live_link(request.path_info)
+    if asked is None:
+        return None
     try:
-        found = resolve(request.path_info)
-        link = LINKS.get(found.url_name)
-        if link is None:
-            return None
         request.get_host()  # a Host not allowed gets the whole stack's 400
-        version = Match.version_of(link, found.kwargs[link])
-    except (Resolver404, DisallowedHost, DatabaseError):
+        version = Match.version_of(*asked)
+    except (DisallowedHost, DatabaseError):
         return None
     return None if version is None else str(version)
+
+
+@functools.lru_cache(maxsize=4096)
+def live_link(path):
+    """(link, token) when path is a live check's, else None: the URLconf decides, once a path."""
+    try:
+        found = resolve(path)
+    except Resolver404:
+        return None
+    link = LINKS.get(found.url_name)
+    return (link, found.kwargs[link]) if link else None
