@@ -2,6 +2,7 @@
 only the slots that differ per phone (its CSRF token, its form's entry key) are filled in per
 request, between pieces compressed when the page was drawn."""
 
+import functools
 import re
 import struct
 import zlib
@@ -33,22 +34,30 @@ class DrawnPage:
         self.slots = parts[1::2]
         self.lengths = [slots[slot] for slot in self.slots]
         self.pieces = [part.encode() for part in parts[0::2]]
-        self.deflated, before = [], b""
+
+    @functools.cached_property
+    def deflated(self):
+        """The pieces compressed, made for the first phone that accepts gzip: a save draws the
+        live update of its version for its own answer, and the other phones' checks want it
+        compressed."""
+        deflated, before = [], b""
         for k, piece in enumerate(self.pieces):
             deflate = zlib.compressobj(
                 9, zlib.DEFLATED, -zlib.MAX_WBITS, **({"zdict": before[-32768:]} if before else {})
             )
             last = k == len(self.pieces) - 1
             # A piece ends on a byte boundary, where a stored block can follow it.
-            self.deflated.append(
+            deflated.append(
                 deflate.compress(piece)
                 + deflate.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
             )
             before += piece + (b"" if last else b"\xff" * self.lengths[k])
+        return deflated
 
     def size(self):
-        """The bytes it keeps (about: its text counted once per character)."""
-        return len(self.text) + sum(map(len, self.pieces)) + sum(map(len, self.deflated))
+        """The bytes it keeps, at most (its text counted once per character, the compressed
+        pieces as large as the pieces)."""
+        return len(self.text) + 2 * sum(map(len, self.pieces))
 
     def response(self, request, values):
         """The page with values[slot] in each slot: gzip-compressed when the phone accepts it."""
