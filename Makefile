@@ -29,7 +29,7 @@ run: $(VENV)/.installed messages offline-runtime
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) -m scorekeeper.address $(PORT)
-	PORT=$(PORT) WORKERS=$(WORKERS) $(VENV)/bin/gunicorn scorekeeper.wsgi -c scorekeeper/gunicorn_conf.py
+	PORT=$(PORT) WORKERS=$(WORKERS) $(VENV)/bin/gunicorn -c scorekeeper/gunicorn_conf.py
 
 # Offline scoring's Python runtime (Pyodide from the npm registry, pinned and checksummed) into
 # static/offline/pyodide/; without npm one line says offline scoring is off.

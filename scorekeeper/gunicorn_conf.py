@@ -1,7 +1,8 @@
 """gunicorn's settings for `make run`, from the same environment variables as the app.
 
-Threaded workers: a connection that is idle or sends its request slowly waits in the worker's
-poller instead of holding the whole worker, so a few open sockets cannot stall the table.
+uvicorn's workers with Django's ASGI application (scorekeeper/asgi.py): each worker reads its
+connections on an event loop and hands Django only whole requests, so a client that sends its
+request slowly, or never finishes it, holds a socket and nothing else (bench/slow_clients).
 """
 
 import gc
@@ -10,9 +11,9 @@ import os
 from scorekeeper.environment import env_flag
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+wsgi_app = "scorekeeper.asgi:application"
 workers = int(os.environ.get("WORKERS", "3"))
-worker_class = "gthread"
-threads = int(os.environ.get("THREADS", "8"))
+worker_class = "uvicorn_worker.UvicornWorker"
 keepalive = 5
 timeout = 30
 accesslog = "-"

@@ -7,6 +7,7 @@ import signal as signals
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -89,7 +90,6 @@ class Server:
         self.process = subprocess.Popen(
             [
                 str(gunicorn),
-                "scorekeeper.wsgi",
                 "-c",
                 "scorekeeper/gunicorn_conf.py",
                 "--bind",
@@ -164,6 +164,34 @@ class Phone:
                 return response.status, response.read().decode(), response.headers.get("Location")
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode(), error.headers.get("Location")
+
+
+@contextmanager
+def slow_sockets(port, count=150, every=5.0):
+    """count connections to the server, each sending a request line and then one more header
+    line every `every` seconds, never the blank line that ends the headers (slowloris)."""
+    sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+    for sock in sockets:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    stop = threading.Event()
+
+    def trickle():
+        while not stop.wait(every):
+            for number, sock in enumerate(sockets):
+                try:
+                    sock.sendall(b"X-Slow-%d: a\r\n" % number)
+                except OSError:  # the server closed it: that is its right
+                    pass
+
+    trickling = threading.Thread(target=trickle)
+    trickling.start()
+    try:
+        yield sockets
+    finally:
+        stop.set()
+        trickling.join()
+        for sock in sockets:
+            sock.close()
 
 
 def new_least_score(server, **options):

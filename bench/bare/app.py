@@ -7,7 +7,7 @@ short fixed text. Served by gunicorn with the project's own settings file:
 """
 
 from django.conf import settings
-from django.core.wsgi import get_wsgi_application
+from django.core.asgi import get_asgi_application
 from django.http import HttpResponse
 from django.urls import path
 
@@ -32,4 +32,4 @@ def ok(request, anything=""):
 
 urlpatterns = [path("", ok), path("<path:anything>", ok)]
 
-application = get_wsgi_application()
+application = get_asgi_application()
