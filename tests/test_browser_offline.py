@@ -11,6 +11,7 @@ import re
 import threading
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import rules, views
@@ -396,3 +397,29 @@ def test_a_round_the_server_holds_with_other_values_is_asked_about(phone, match)
         {"declarer": 0, "hands": [7, 15, 20]},
     ]
     assert totals(page) == server_totals(match)
+
+
+def test_after_the_last_round_is_deleted_the_engine_in_the_browser_numbers_as_the_server(
+    phone, match
+):
+    """phone.py under Pyodide, as the page runs it: the round after a deleted last round is
+    linked under the number the server then stores it at (a number is never used twice)."""
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "first")
+    match.add_round({"declarer": 1, "hands": [9, 5, 4]}, "second")
+    match.delete_round(2)
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    entry = {"declarer": 2, "hands": [9, 8, 3]}
+    drawn = page.evaluate(
+        """async ([stateUrl, entry]) => {
+          const { call } = await import("/static/offline/engine.js");
+          const state = await (await fetch(stateUrl)).json();
+          const request = { state, pending: [entry], csrf: "token", entry_key: "key" };
+          return JSON.parse(await call("body", JSON.stringify(request))).html;
+        }""",
+        [reverse("offline_state", args=[match.public_id]), entry],
+    )
+    assert match.add_round(entry, "third").number == 3
+    assert f"/m/{match.public_id}/rounds/3/" in drawn
+    assert f"/m/{match.public_id}/rounds/2/" not in drawn
