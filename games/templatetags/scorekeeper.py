@@ -155,6 +155,18 @@ def signed(number):
 
 
 @register.filter
+def cells(row):
+    """A scoreboard row's cells: each player's points this round, signed, over the running
+    total. Joined here, not in a template loop: a save draws every row of the new version."""
+    drawn = (f"<td>{signed(p)}<small>{total_shown(total)}</small></td>" for p, total in row)
+    return mark_safe("".join(drawn))
+
+
+def total_shown(total):
+    return shown_number(total) if is_number(total) else escape(total)
+
+
+@register.filter
 def cents(payments):
     """The decimal places a settlement's money shows: 2 when any amount has cents, else 0."""
     if not payments:
