@@ -38,7 +38,7 @@ def is_number(value):
 def isolated(text, number=False):
     """text in a <bdi>: a number always left to right, anything else in its own direction."""
     if number:
-        return format_html('<bdi dir="ltr">{}</bdi>', text)
+        return mark_safe(f'<bdi dir="ltr">{escape(text)}</bdi>')
     return format_html("<bdi>{}</bdi>", text)
 
 
@@ -154,12 +154,23 @@ def signed(number):
     return isolated(f"+{shown}" if number > 0 else shown, number=True)
 
 
-@register.filter
-def cells(row):
-    """A scoreboard row's cells: each player's points this round, signed, over the running
-    total. Joined here, not in a template loop: a save draws every row of the new version."""
-    drawn = (f"<td>{signed(p)}<small>{total_shown(total)}</small></td>" for p, total in row)
-    return mark_safe("".join(drawn))
+@register.simple_tag
+def score_rows(rows, edit_url, edit_title):
+    """The scoreboard's rows: the round's place (a link to change it when edit_url is given,
+    as on a scoring phone) and each player's points this round, signed, over the running
+    total. Joined here, not in template loops: a save draws every row of the new version."""
+    return mark_safe("".join(score_row(row, escape(edit_url), escape(edit_title)) for row in rows))
+
+
+def score_row(row, edit_url, edit_title):
+    place = row["position"]
+    if edit_url:
+        place = f'<a href="{edit_url}{row["number"]}/" title="{edit_title}">{place}</a>'
+    cells = "".join(
+        f"<td>{signed(points)}<small>{total_shown(total)}</small></td>"
+        for points, total in row["cells"]
+    )
+    return f'<tr><th scope="row">{place}</th>{cells}</tr>'
 
 
 def total_shown(total):
