@@ -161,49 +161,39 @@ def live_news(request, link, token):
     return page.response(request, {})
 
 
-def drawn_live(request, match, link):
-    """The live update of match at its version, drawn once per version, language, rounds shown
-    and link: what every other phone's live check gets, and the part of a save's answer above
-    the form."""
-    key = drawing_key("live", link, getattr(match, link), match.version, request)
-    return memo.drawn(key, lambda: draw_live(request, match, link))
-
-
-def draw_live(request, match, link):
-    """The live update of match, drawn for a scorer or a watcher (link)."""
-    context = scoreboard(match, link == "public_id", show_all=showing_all(request))
+def draw_live(request, match, link, context=None):
+    """The live update of match, drawn for a scorer or a watcher (link), from the match
+    screen's context when one is at hand."""
+    context = context or scoreboard(match, link == "public_id", show_all=showing_all(request))
     return DrawnPage(render_to_string("games/partials/live.html", context, request))
 
 
 def render_match(request, match, status=200, **shown):
     """The match page, or just its body for an htmx request. shown: the entry and error that
     refill the form, its entry_key, change (offers to put the entry in place of a stored round),
-    appended (the round a save added, for the phone's offline state)."""
+    appended (the round a save added, for the phone's offline state). Its live part is the one
+    every other phone's live check gets for this version: drawn once, and kept."""
     appended = shown.pop("appended", None)
     context = match_context(request, match, True, **shown)
     context["change"], context["appended"] = shown.get("change"), appended
-    context["live_drawn"] = mark_safe(drawn_live(request, match, "public_id").text)
+    key = drawing_key("live", "public_id", match.public_id, match.version, request)
+    live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
+    context["live_drawn"] = mark_safe(live.text)
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
 
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None, **_shown):
     """The match screen's context: the scoreboard, and the entry form refilled from entry."""
-    context = scoreboard(match, can_score, show_all=showing_all(request))
-    context.update(
-        entry=entry,
-        error=error,
-        entry_key=entry_key or new_entry_key(),
-        extra=match.rules.entry_context(context["table"], entry),
-    )
-    return context
+    form = {"entry": entry, "error": error, "entry_key": entry_key or new_entry_key()}
+    return scoreboard(match, can_score, showing_all(request), **form)
 
 
-def scoreboard(match, can_score=True, show_all=False):
+def scoreboard(match, can_score=True, show_all=False, **form):
     """Everything the match screen draws, derived from the stored rounds by the engine, and
-    the series the match belongs to."""
+    the series the match belongs to; form: the entry form's entry, error and entry_key."""
     drawn = memo.board(match)
-    context = screen.context(drawn, match, can_score, show_all)
+    context = screen.context(drawn, match, can_score, show_all, **form)
     # Only a rematch, or a finished match (which may have one), can belong to a series.
     in_series = match.rematch_of_id is not None or drawn["result"]["finished"]
     context["series"] = records.series(match) if in_series else None
