@@ -99,6 +99,26 @@ def test_exact_totals_with_halve_on_are_refused_next_to_the_exact_totals(client)
 
 
 @pytest.mark.parametrize(
+    "slug, options, language, message",
+    [
+        ("sanming", {"kid_below": "100"}, "en", "option 'kid below' must be below the target"),
+        ("sanming", {"kid_below": "100"}, "es", "la opción línea del «niño» tiene que ser menor"),
+        ("gongzhu", {"ceiling": "1", "end": '"open"'}, "en", "option 'ceiling' needs end: floor"),
+        (
+            "gongzhu",
+            {"ceiling": "1", "end": '"open"'},
+            "zh-hans",
+            "选项“封顶线”只能在“结束方式”为“底线”时使用",
+        ),
+    ],
+)
+def test_a_refused_option_is_named_as_the_form_labels_it(client, slug, options, language, message):
+    url = reverse("new_match", args=[slug])
+    page = client.post(url, {**PLAYERS, **options}, HTTP_ACCEPT_LANGUAGE=language)
+    assert message in visible(page.content.decode())
+
+
+@pytest.mark.parametrize(
     "slug, options, shown",
     [
         (

@@ -91,12 +91,13 @@ def whole(value, low, high, what, **where):
     return value
 
 
-def needs_hands(options):
+def needs_hands(game, options):
     """Refuse a match that ends after some hands without saying how many."""
     if options["end"] == "hands" and options["hands"] is None:
         raise RulesError(
-            gettext_noop("option 'hands' is needed when the match ends after some hands"),
+            gettext_noop("option '%(option)s' is needed when the match ends after some hands"),
             name="hands",
+            option=game.label("hands"),
         )
 
 
@@ -150,13 +151,15 @@ class Option:
     def default_for(self, options):
         return self.default(options) if callable(self.default) else self.default
 
-    def read(self, value):
-        """Return value as allowed for this option (text trimmed), else raise."""
+    def read(self, value, label):
+        """Return value as allowed for this option (text trimmed), else raise naming the option
+        by its label (as the new-match form shows it)."""
         allowed = getattr(self, "_read_" + self.kind)(value)
         if allowed is None and not (self.kind == "whole_or_null" and value is None):
             raise RulesError(
-                gettext_noop("option '%(name)s' cannot be %(value)s"),
+                gettext_noop("option '%(option)s' cannot be %(value)s"),
                 name=self.name,
+                option=label,
                 value=_show(value),
             )
         return value if allowed is None else allowed
@@ -276,7 +279,9 @@ class Game:
         for key in raw:
             if key not in known:
                 raise RulesError(gettext_noop("unknown option '%(name)s'"), name=key)
-        given = {o.name: o.read(raw[o.name]) for o in self.options if o.name in raw}
+        given = {
+            o.name: o.read(raw[o.name], self.label(o.name)) for o in self.options if o.name in raw
+        }
         fixed = {o.name: o.default for o in self.options if not callable(o.default)}
         known = {**fixed, **given}
         options = {
