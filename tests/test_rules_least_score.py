@@ -671,6 +671,50 @@ def test_the_status_says_the_declaring_limit_when_there_is_one():
     assert not any("Declare" in str(p) for p in GAME.status(table()))
 
 
+def summary(**options):
+    """A match's rules in words, as its "Rules and options" says them."""
+    return " ".join(str(p) for p in GAME.rules_summary(table(**options).options))
+
+
+def test_the_rules_of_a_yaniv_match_say_the_yaniv_way_with_its_defaults():
+    assert summary(**YANIV) == (
+        "Scored the Yaniv way. Declare when your hand is low. If every other hand still in is "
+        "higher, the declaration stands: the declarer scores 0 and everyone else scores their "
+        "hand total. Otherwise it is an Asaf: the declarer scores their hand total plus 30, "
+        "whoever has the lowest hand scores 0, and everyone else scores their hand total. "
+        "Declare with a hand total of 7 or less. A player whose total passes 200 is out."
+    )
+
+
+def test_the_rules_of_a_yaniv_match_follow_its_house_rules():
+    said = summary(
+        **YANIV,
+        tie="declarer_wins",
+        asaf_lowest="hand",
+        penalty=20,
+        declare_max=None,
+        exact_totals=[[200, 150], [100, 50]],
+        eliminate_at="reach",
+        threshold=250,
+    )
+    assert said == (
+        "Scored the Yaniv way. Declare when your hand is low. If no other hand still in is "
+        "lower, the declaration stands: the declarer scores 0 and everyone else scores their "
+        "hand total. Otherwise it is an Asaf: the declarer scores their hand total plus 20, and "
+        "everyone else scores their hand total. When a player scores and their total lands "
+        "exactly on the first number of a pair, it becomes the second: 200 → 150, 100 → 50. "
+        "A player whose total reaches 250 is out."
+    )
+    assert "first number of a pair, it becomes the second: 50 → 25." in summary(
+        **YANIV, halve_on=[50]
+    )
+
+
+def test_the_rules_of_a_match_scored_by_the_difference_are_the_rule_books():
+    assert summary() == summary(declare_max=5) == str(GAME.summary)
+    assert "minus the declarer's" in summary()
+
+
 def test_the_status_shows_the_distance_to_the_threshold_and_who_is_out():
     after = table(declare(0, 1, 30, 9), threshold=25)
     assert [str(p) for p in GAME.status(after)] == [

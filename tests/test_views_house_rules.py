@@ -158,3 +158,27 @@ def test_rules_and_options_name_every_variant_in_force(client, slug, options, sh
     block = visible(block[: block.index("</details>")])
     for words in shown:
         assert words in block
+
+
+@pytest.mark.parametrize(
+    "language, said, difference",
+    [
+        (
+            "en",
+            "Scored the Yaniv way. Declare when your hand is low. If every other hand",
+            "minus the declarer's",
+        ),
+        (
+            "es",
+            "Si no, es un Asaf: quien canta se anota lo que suma su mano más 30, quien",
+            "menos la de quien",
+        ),
+    ],
+)
+def test_the_rules_of_a_yaniv_match_say_the_yaniv_way(client, language, said, difference):
+    response = start(client, "least_score", scoring='"yaniv"', exact_totals="[[200, 150]]")
+    page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    block = page[page.index('class="rules"') :]
+    block = visible(block[: block.index("</dl>")])
+    assert said in block and "200 → 150" in block
+    assert difference not in block

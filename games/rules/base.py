@@ -290,6 +290,10 @@ class Game:
         self.check_options(options, n)
         return options
 
+    def rules_summary(self, options):
+        """The short rules of a match with these options, as sentences: the summary."""
+        return [Phrase(self.summary)]
+
     def title(self, options):
         """The game's name as the table typed it (a text option "title"), else None."""
         return options.get("title") or None
