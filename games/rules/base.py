@@ -149,7 +149,8 @@ class Option:
     presets: tuple = ()
 
     def default_for(self, options):
-        return self.default(options) if callable(self.default) else self.default
+        """A callable default's value, given the other options."""
+        return self.default(options)
 
     def read(self, value, label):
         """Return value as allowed for this option (text trimmed), else raise naming the option
@@ -162,7 +163,7 @@ class Option:
                 option=label,
                 value=_show(value),
             )
-        return value if allowed is None else allowed
+        return allowed
 
     def _read_choice(self, value):
         return value if any(type(value) is type(c) and value == c for c in self.choices) else None
@@ -227,11 +228,10 @@ class Table:
     rounds: list = field(default_factory=list)
     totals: list = field(default_factory=list)
     entries: list = field(default_factory=list)
-    listed: dict = None  # the options a result lists (Game.listed); None: all of them
+    listed: dict = None  # the options a result lists (Game.listed), set by start()
 
     def __post_init__(self):
         self.totals = self.totals or [0] * len(self.players)
-        self.listed = self.options if self.listed is None else self.listed
 
     @property
     def n(self):
