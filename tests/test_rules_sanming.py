@@ -72,8 +72,9 @@ def test_the_winner_scores_0_and_bombs_default_to_none():
     assert result["totals"] == [24, 9, 0]
 
 
-def test_the_winners_cards_may_be_null_and_the_winners_bombs_are_ignored():
-    result = score(match(hand(1, [3, None, 10], [0, 5, 1])))
+@pytest.mark.parametrize("winners_bombs", [5, 99, "x"])  # ignored, so never refused
+def test_the_winners_cards_may_be_null_and_the_winners_bombs_are_ignored(winners_bombs):
+    result = score(match(hand(1, [3, None, 10], [0, winners_bombs, 1])))
     assert result["rounds"] == [{"points": [3, 0, 40]}]
 
 
