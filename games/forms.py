@@ -73,17 +73,18 @@ class PairsField(forms.MultiValueField):
     def compress(self, values):
         chosen, typed = values or ("", "")
         if chosen == CUSTOM:
-            return typed_pairs(self.option, typed)
+            return typed_pairs(self.option, self.label, typed)
         return json.loads(chosen) if chosen else None
 
 
-def typed_pairs(option, text):
+def typed_pairs(option, label, text):
     """'200 → 150, 100 → 50' (or 200 150, 100 50, in any keyboard's digits) as
-    [[200, 150], [100, 50]], as the option allows; else a refusal in words."""
+    [[200, 150], [100, 50]], as the option (labelled label) allows; else a refusal in words."""
     numbers = listed(ARROWS.sub(" ", text))
     if numbers and len(numbers) % 2 == 0 and all(re.fullmatch("[0-9]+", n) for n in numbers):
         try:
-            return option.read([[int(t), int(b)] for t, b in zip(numbers[::2], numbers[1::2])])
+            pairs = [[int(t), int(b)] for t, b in zip(numbers[::2], numbers[1::2])]
+            return option.read(pairs, label)
         except RulesError:
             pass
     raise forms.ValidationError(
@@ -290,10 +291,7 @@ class NewMatchForm(forms.Form):
         try:
             match["players"] = rules.start(match)[1].players  # the names as the engine cleaned them
         except rules.RulesError as error:
-            field = self.field_of(error)
-            if field in {option.name for option in self.game.options}:
-                error.phrase.params["name"] = self.game.label(field)  # the option as labelled
-            self.add_error(field, said(error))
+            self.add_error(self.field_of(error), said(error))
         self.match = match
         return data
 

@@ -63,6 +63,7 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None):
         "refused": refused,
         "refused_number": numbers[len(table.rounds)] if refused else None,
         "leaders": set(game.leaders(table)),
+        "summary": game.rules_summary(table.options),
         "status": game.status(table),
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
         "latest": latest + 1,

@@ -106,6 +106,10 @@ def test_deleted_rounds_are_left_out_of_the_export(client):
             "round 1: A♥ was captured 2 times, but there is only one",
         ),
         ({"document": "[1, 2]"}, "This match cannot be imported: a match must be a JSON object"),
+        (
+            {"document": json.dumps({**WORLD_TABLE, "options": {"exact_totals": [[50, 50]]}})},
+            "This match cannot be imported: option 'exact totals' cannot be [[50, 50]]",
+        ),
     ],
 )
 def test_a_malformed_import_is_refused_with_a_message_and_creates_nothing(client, posted, message):

@@ -829,7 +829,7 @@ def test_status_names_everyone_on_the_lowest_raw_total():
 def test_a_missing_hands_option_points_at_the_hands_field():
     with pytest.raises(RulesError) as error:
         score(match(end="hands"))
-    assert error.value.phrase.params == {"name": "hands"}
+    assert error.value.phrase.params["name"] == "hands"
 
 
 def test_a_line_translates_its_words_once_and_never_its_numbers():

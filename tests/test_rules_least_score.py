@@ -330,14 +330,14 @@ def test_the_limits_of_a_hand_are_allowed(entry):
         ({"threshold": 1001}, "option 'threshold' cannot be 1001"),
         ({"penalty": -1}, "option 'penalty' cannot be -1"),
         ({"penalty": 1001}, "option 'penalty' cannot be 1001"),
-        ({"eliminate_at": "under"}, "option 'eliminate_at' cannot be \"under\""),
+        ({"eliminate_at": "under"}, "option 'out at' cannot be \"under\""),
         ({"tie": "split"}, "option 'tie' cannot be \"split\""),
         ({"end": "never"}, "option 'end' cannot be \"never\""),
-        ({"halve_on": [51]}, "option 'halve_on' cannot be [51]"),
-        ({"halve_on": [50, 0]}, "option 'halve_on' cannot be [50, 0]"),
-        ({"halve_on": [50.0]}, "option 'halve_on' cannot be [50.0]"),
-        ({"halve_on": 50}, "option 'halve_on' cannot be 50"),
-        ({"halve_on": [True]}, "option 'halve_on' cannot be [true]"),
+        ({"halve_on": [51]}, "option 'halve on' cannot be [51]"),
+        ({"halve_on": [50, 0]}, "option 'halve on' cannot be [50, 0]"),
+        ({"halve_on": [50.0]}, "option 'halve on' cannot be [50.0]"),
+        ({"halve_on": 50}, "option 'halve on' cannot be 50"),
+        ({"halve_on": [True]}, "option 'halve on' cannot be [true]"),
     ],
 )
 def test_an_option_out_of_range_is_refused(options, message):
@@ -556,15 +556,15 @@ def test_halve_on_and_exact_totals_are_one_rule_given_one_way():
     "options, message",
     [
         ({"scoring": "asaf"}, "option 'scoring' cannot be \"asaf\""),
-        ({"declare_max": 0}, "option 'declare_max' cannot be 0"),
-        ({"declare_max": 51}, "option 'declare_max' cannot be 51"),
-        ({"asaf_lowest": "all"}, "option 'asaf_lowest' cannot be \"all\""),
-        ({"exact_totals": [[50, 50]]}, "option 'exact_totals' cannot be [[50, 50]]"),
-        ({"exact_totals": [[10001, 0]]}, "option 'exact_totals' cannot be [[10001, 0]]"),
-        ({"exact_totals": [[0, 0]]}, "option 'exact_totals' cannot be [[0, 0]]"),
+        ({"declare_max": 0}, "option 'declare with at most' cannot be 0"),
+        ({"declare_max": 51}, "option 'declare with at most' cannot be 51"),
+        ({"asaf_lowest": "all"}, "option 'lowest hand on an Asaf' cannot be \"all\""),
+        ({"exact_totals": [[50, 50]]}, "option 'exact totals' cannot be [[50, 50]]"),
+        ({"exact_totals": [[10001, 0]]}, "option 'exact totals' cannot be [[10001, 0]]"),
+        ({"exact_totals": [[0, 0]]}, "option 'exact totals' cannot be [[0, 0]]"),
         (
             {"exact_totals": [[50, 0], [50, 25]]},
-            "option 'exact_totals' cannot be [[50, 0], [50, 25]]",
+            "option 'exact totals' cannot be [[50, 0], [50, 25]]",
         ),
     ],
 )
@@ -669,6 +669,50 @@ def test_the_status_says_the_declaring_limit_when_there_is_one():
         "Declare with a hand total of 5 or less."
     )
     assert not any("Declare" in str(p) for p in GAME.status(table()))
+
+
+def summary(**options):
+    """A match's rules in words, as its "Rules and options" says them."""
+    return " ".join(str(p) for p in GAME.rules_summary(table(**options).options))
+
+
+def test_the_rules_of_a_yaniv_match_say_the_yaniv_way_with_its_defaults():
+    assert summary(**YANIV) == (
+        "Scored the Yaniv way. Declare when your hand is low. If every other hand still in is "
+        "higher, the declaration stands: the declarer scores 0 and everyone else scores their "
+        "hand total. Otherwise it is an Asaf: the declarer scores their hand total plus 30, "
+        "whoever has the lowest hand scores 0, and everyone else scores their hand total. "
+        "Declare with a hand total of 7 or less. A player whose total passes 200 is out."
+    )
+
+
+def test_the_rules_of_a_yaniv_match_follow_its_house_rules():
+    said = summary(
+        **YANIV,
+        tie="declarer_wins",
+        asaf_lowest="hand",
+        penalty=20,
+        declare_max=None,
+        exact_totals=[[200, 150], [100, 50]],
+        eliminate_at="reach",
+        threshold=250,
+    )
+    assert said == (
+        "Scored the Yaniv way. Declare when your hand is low. If no other hand still in is "
+        "lower, the declaration stands: the declarer scores 0 and everyone else scores their "
+        "hand total. Otherwise it is an Asaf: the declarer scores their hand total plus 20, and "
+        "everyone else scores their hand total. When a player scores and their total lands "
+        "exactly on the first number of a pair, it becomes the second: 200 → 150, 100 → 50. "
+        "A player whose total reaches 250 is out."
+    )
+    assert "first number of a pair, it becomes the second: 50 → 25." in summary(
+        **YANIV, halve_on=[50]
+    )
+
+
+def test_the_rules_of_a_match_scored_by_the_difference_are_the_rule_books():
+    assert summary() == summary(declare_max=5) == str(GAME.summary)
+    assert "minus the declarer's" in summary()
 
 
 def test_the_status_shows_the_distance_to_the_threshold_and_who_is_out():

@@ -172,7 +172,7 @@ def test_an_option_error_names_the_option():
 def test_a_refused_option_value_is_shown_as_written(value, shown):
     with pytest.raises(RulesError) as error:
         get_game("least_score").read_options({"eliminate_at": value}, 3)
-    assert str(error.value) == f"option 'eliminate_at' cannot be {shown}"
+    assert str(error.value) == f"option 'out at' cannot be {shown}"
 
 
 @pytest.mark.parametrize(
@@ -205,10 +205,10 @@ def test_a_refused_option_value_is_shown_as_written(value, shown):
     ],
 )
 def test_each_kind_of_option_takes_its_values_only(option, good, bad):
-    assert [option.read(value) for value in good] == good
+    assert [option.read(value, option.name) for value in good] == good
     for value in bad:
         with pytest.raises(RulesError):
-            option.read(value)
+            option.read(value, option.name)
 
 
 def test_a_default_may_depend_on_an_option_listed_after_it():

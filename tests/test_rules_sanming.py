@@ -72,8 +72,9 @@ def test_the_winner_scores_0_and_bombs_default_to_none():
     assert result["totals"] == [24, 9, 0]
 
 
-def test_the_winners_cards_may_be_null_and_the_winners_bombs_are_ignored():
-    result = score(match(hand(1, [3, None, 10], [0, 5, 1])))
+@pytest.mark.parametrize("winners_bombs", [5, 99, "x"])  # ignored, so never refused
+def test_the_winners_cards_may_be_null_and_the_winners_bombs_are_ignored(winners_bombs):
+    result = score(match(hand(1, [3, None, 10], [0, winners_bombs, 1])))
     assert result["rounds"] == [{"points": [3, 0, 40]}]
 
 
@@ -249,13 +250,13 @@ def test_transfers_settle_the_amounts(rounds):
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"target": 10, "kid_below": 10}, "option 'kid_below' must be below the target (10)"),
-        ({"kid_below": 100}, "option 'kid_below' must be below the target (100)"),
+        ({"target": 10, "kid_below": 10}, "option 'kid below' must be below the target (10)"),
+        ({"kid_below": 100}, "option 'kid below' must be below the target (100)"),
         ({"target": 0}, "option 'target' cannot be 0"),
         ({"target": 100001}, "option 'target' cannot be 100001"),
-        ({"kid_below": -1}, "option 'kid_below' cannot be -1"),
-        ({"bean_rate": -1}, "option 'bean_rate' cannot be -1"),
-        ({"bean_rate": "5"}, "option 'bean_rate' cannot be \"5\""),
+        ({"kid_below": -1}, "option 'kid below' cannot be -1"),
+        ({"bean_rate": -1}, "option 'bean rate' cannot be -1"),
+        ({"bean_rate": "5"}, "option 'bean rate' cannot be \"5\""),
         ({"beans": 5}, "unknown option 'beans'"),
     ],
 )
@@ -526,14 +527,14 @@ def test_the_house_rules_are_listed_once_the_match_gives_one():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"deal": 14}, "option 'deal' cannot be 14"),
-        ({"deal": "16"}, "option 'deal' cannot be \"16\""),
-        ({"card_points": "double"}, "option 'card_points' cannot be \"double\""),
-        ({"baodan": 1}, "option 'baodan' cannot be 1"),
-        ({"bomb": "none"}, "option 'bomb' cannot be \"none\""),
-        ({"bomb_points": 0}, "option 'bomb_points' cannot be 0"),
-        ({"bomb_points": 1001}, "option 'bomb_points' cannot be 1001"),
-        ({"settle": "kid"}, "option 'settle' cannot be \"kid\""),
+        ({"deal": 14}, "option 'cards dealt to each player' cannot be 14"),
+        ({"deal": "16"}, "option 'cards dealt to each player' cannot be \"16\""),
+        ({"card_points": "double"}, "option 'points for cards left' cannot be \"double\""),
+        ({"baodan": 1}, "option 'a single card left scores 0' cannot be 1"),
+        ({"bomb": "none"}, "option 'a bomb' cannot be \"none\""),
+        ({"bomb_points": 0}, "option 'each pays for a bomb' cannot be 0"),
+        ({"bomb_points": 1001}, "option 'each pays for a bomb' cannot be 1001"),
+        ({"settle": "kid"}, "option 'settle with' cannot be \"kid\""),
     ],
 )
 def test_a_house_rule_out_of_range_is_rejected(options, message):

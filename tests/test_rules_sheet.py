@@ -146,19 +146,27 @@ def test_the_title_is_trimmed_and_kept_as_typed():
     "options, message",
     [
         ({"stake": 1}, "option 'stake' is only for a zero-sum sheet: turn on 'zero sum'"),
-        ({"title": "x" * 41}, f"option 'title' cannot be \"{'x' * 41}\""),
-        ({"title": "Hearts\nRummy"}, "option 'title' cannot be \"Hearts\\nRummy\""),
-        ({"title": 7}, "option 'title' cannot be 7"),
-        ({"win": "most"}, "option 'win' cannot be \"most\""),
+        ({"title": "x" * 41}, f"option 'name of the game' cannot be \"{'x' * 41}\""),
+        ({"title": "Hearts\nRummy"}, "option 'name of the game' cannot be \"Hearts\\nRummy\""),
+        ({"title": 7}, "option 'name of the game' cannot be 7"),
+        # a lone surrogate (JSON's "\ud800"), half a character: no text a page can show
+        ({"title": "Hearts\ud800"}, "option 'name of the game' cannot be \"Hearts\ud800\""),
+        ({"win": "most"}, "option 'who wins' cannot be \"most\""),
         ({"target": 0}, "option 'target' cannot be 0"),
         ({"target": 1_000_001}, "option 'target' cannot be 1000001"),
         ({"hands": 1001}, "option 'hands' cannot be 1001"),
-        ({"zero_sum": 1}, "option 'zero_sum' cannot be 1"),
+        ({"zero_sum": 1}, "option 'zero sum' cannot be 1"),
         ({"stake": -1, "zero_sum": True}, "option 'stake' cannot be -1"),
     ],
 )
 def test_an_option_out_of_its_range_is_refused_in_words(options, message):
     assert rejected(match(**options)) == message
+
+
+def test_a_stake_without_zero_sum_is_refused_at_the_stake_field():
+    with pytest.raises(RulesError) as error:
+        score(match(stake=1))
+    assert error.value.phrase.params["name"] == "stake"
 
 
 def test_a_title_of_forty_characters_after_trimming_is_allowed():

@@ -99,6 +99,26 @@ def test_exact_totals_with_halve_on_are_refused_next_to_the_exact_totals(client)
 
 
 @pytest.mark.parametrize(
+    "slug, options, language, message",
+    [
+        ("sanming", {"kid_below": "100"}, "en", "option 'kid below' must be below the target"),
+        ("sanming", {"kid_below": "100"}, "es", "la opción línea del «niño» tiene que ser menor"),
+        ("gongzhu", {"ceiling": "1", "end": '"open"'}, "en", "option 'ceiling' needs end: floor"),
+        (
+            "gongzhu",
+            {"ceiling": "1", "end": '"open"'},
+            "zh-hans",
+            "选项“封顶线”只能在“结束方式”为“底线”时使用",
+        ),
+    ],
+)
+def test_a_refused_option_is_named_as_the_form_labels_it(client, slug, options, language, message):
+    url = reverse("new_match", args=[slug])
+    page = client.post(url, {**PLAYERS, **options}, HTTP_ACCEPT_LANGUAGE=language)
+    assert message in visible(page.content.decode())
+
+
+@pytest.mark.parametrize(
     "slug, options, shown",
     [
         (
@@ -138,3 +158,27 @@ def test_rules_and_options_name_every_variant_in_force(client, slug, options, sh
     block = visible(block[: block.index("</details>")])
     for words in shown:
         assert words in block
+
+
+@pytest.mark.parametrize(
+    "language, said, difference",
+    [
+        (
+            "en",
+            "Scored the Yaniv way. Declare when your hand is low. If every other hand",
+            "minus the declarer's",
+        ),
+        (
+            "es",
+            "Si no, es un Asaf: quien canta se anota lo que suma su mano más 30, quien",
+            "menos la de quien",
+        ),
+    ],
+)
+def test_the_rules_of_a_yaniv_match_say_the_yaniv_way(client, language, said, difference):
+    response = start(client, "least_score", scoring='"yaniv"', exact_totals="[[200, 150]]")
+    page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    block = page[page.index('class="rules"') :]
+    block = visible(block[: block.index("</dl>")])
+    assert said in block and "200 → 150" in block
+    assert difference not in block

@@ -91,12 +91,13 @@ def whole(value, low, high, what, **where):
     return value
 
 
-def needs_hands(options):
+def needs_hands(game, options):
     """Refuse a match that ends after some hands without saying how many."""
     if options["end"] == "hands" and options["hands"] is None:
         raise RulesError(
-            gettext_noop("option 'hands' is needed when the match ends after some hands"),
+            gettext_noop("option '%(option)s' is needed when the match ends after some hands"),
             name="hands",
+            option=game.label("hands"),
         )
 
 
@@ -148,18 +149,21 @@ class Option:
     presets: tuple = ()
 
     def default_for(self, options):
-        return self.default(options) if callable(self.default) else self.default
+        """A callable default's value, given the other options."""
+        return self.default(options)
 
-    def read(self, value):
-        """Return value as allowed for this option (text trimmed), else raise."""
+    def read(self, value, label):
+        """Return value as allowed for this option (text trimmed), else raise naming the option
+        by its label (as the new-match form shows it)."""
         allowed = getattr(self, "_read_" + self.kind)(value)
         if allowed is None and not (self.kind == "whole_or_null" and value is None):
             raise RulesError(
-                gettext_noop("option '%(name)s' cannot be %(value)s"),
+                gettext_noop("option '%(option)s' cannot be %(value)s"),
                 name=self.name,
+                option=label,
                 value=_show(value),
             )
-        return value if allowed is None else allowed
+        return allowed
 
     def _read_choice(self, value):
         return value if any(type(value) is type(c) and value == c for c in self.choices) else None
@@ -224,11 +228,10 @@ class Table:
     rounds: list = field(default_factory=list)
     totals: list = field(default_factory=list)
     entries: list = field(default_factory=list)
-    listed: dict = None  # the options a result lists (Game.listed); None: all of them
+    listed: dict = None  # the options a result lists (Game.listed), set by start()
 
     def __post_init__(self):
         self.totals = self.totals or [0] * len(self.players)
-        self.listed = self.options if self.listed is None else self.listed
 
     @property
     def n(self):
@@ -276,7 +279,9 @@ class Game:
         for key in raw:
             if key not in known:
                 raise RulesError(gettext_noop("unknown option '%(name)s'"), name=key)
-        given = {o.name: o.read(raw[o.name]) for o in self.options if o.name in raw}
+        given = {
+            o.name: o.read(raw[o.name], self.label(o.name)) for o in self.options if o.name in raw
+        }
         fixed = {o.name: o.default for o in self.options if not callable(o.default)}
         known = {**fixed, **given}
         options = {
@@ -284,6 +289,10 @@ class Game:
         }
         self.check_options(options, n)
         return options
+
+    def rules_summary(self, options):
+        """The short rules of a match with these options, as sentences: the summary."""
+        return [Phrase(self.summary)]
 
     def title(self, options):
         """The game's name as the table typed it (a text option "title"), else None."""

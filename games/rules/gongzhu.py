@@ -361,9 +361,15 @@ class Gongzhu(Game):
     )
 
     def check_options(self, options, n):
-        needs_hands(options)
+        needs_hands(self, options)
         if options["ceiling"] is not None and options["end"] != "floor":
-            raise RulesError(_("option 'ceiling' needs end: floor"), name="ceiling")
+            raise RulesError(
+                _("option '%(option)s' needs %(end)s: %(floor)s"),
+                name="ceiling",
+                option=self.label("ceiling"),
+                end=self.label("end"),
+                floor=self.label("floor"),
+            )
 
     def new_table(self, players, options):
         return GongzhuTable(players, options)

@@ -34,6 +34,40 @@ ASAF = {
         "%(penalty)s"
     ),
 }
+# Scoring the Yaniv way in words (least_score.md, House-rule variants): when the declaration
+# stands (by tie), what an Asaf scores (by asaf_lowest), any declaring limit, exact landings, and
+# who is out (by eliminate_at).
+YANIV_STANDS = {
+    "declarer_fails": _(
+        "Scored the Yaniv way. Declare when your hand is low. If every other hand still in is "
+        "higher, the declaration stands: the declarer scores 0 and everyone else scores their "
+        "hand total."
+    ),
+    "declarer_wins": _(
+        "Scored the Yaniv way. Declare when your hand is low. If no other hand still in is "
+        "lower, the declaration stands: the declarer scores 0 and everyone else scores their "
+        "hand total."
+    ),
+}
+YANIV_ASAF = {
+    "zero": _(
+        "Otherwise it is an Asaf: the declarer scores their hand total plus %(penalty)s, whoever "
+        "has the lowest hand scores 0, and everyone else scores their hand total."
+    ),
+    "hand": _(
+        "Otherwise it is an Asaf: the declarer scores their hand total plus %(penalty)s, and "
+        "everyone else scores their hand total."
+    ),
+}
+DECLARE_MAX = _("Declare with a hand total of %(most)s or less.")
+LANDINGS = _(
+    "When a player scores and their total lands exactly on the first number of a pair, it "
+    "becomes the second: %(pairs)s."
+)
+OUT = {
+    "over": _("A player whose total passes %(threshold)s is out."),
+    "reach": _("A player whose total reaches %(threshold)s is out."),
+}
 # The exact-total house rules players name (least_score.md), for a form to offer.
 EXACT_PRESETS = (
     (_("halve on every fifty"), [[50, 25], [100, 50], [150, 75], [200, 100]]),
@@ -400,6 +434,21 @@ class LeastScore(Game):
             "invalid": self.invalid_seat(table, entry),
         }
 
+    def rules_summary(self, options):
+        """The Yaniv way in words, as this match's options have it (else the summary)."""
+        if not is_yaniv(options):
+            return super().rules_summary(options)
+        lines = [
+            Phrase(YANIV_STANDS[options["tie"]]),
+            Phrase(YANIV_ASAF[options["asaf_lowest"]], penalty=options["penalty"]),
+        ]
+        if options["declare_max"] is not None:
+            lines.append(Phrase(DECLARE_MAX, most=options["declare_max"]))
+        goes_to = landings(options)
+        if goes_to:
+            lines.append(Phrase(LANDINGS, pairs=[f"{t} → {b}" for t, b in goes_to.items()]))
+        return [*lines, Phrase(OUT[options["eliminate_at"]], threshold=options["threshold"])]
+
     def status(self, table):
         """How far each player still in is from the threshold, who is out, any declaring limit."""
         threshold = table.options["threshold"]
@@ -416,7 +465,7 @@ class LeastScore(Game):
         lines += [Phrase(_("%(name)s is out"), name=table.players[s]) for s in sorted(table.out)]
         most = table.options["declare_max"]
         if most is not None:
-            lines.append(Phrase(_("Declare with a hand total of %(most)s or less."), most=most))
+            lines.append(Phrase(DECLARE_MAX, most=most))
         return lines
 
     def breakdown(self, table, index):

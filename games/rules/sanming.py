@@ -225,7 +225,8 @@ class Sanming(Game):
     def check_options(self, options, n):
         if options["kid_below"] >= options["target"]:
             raise RulesError(
-                _("option 'kid_below' must be below the target (%(target)s)"),
+                _("option '%(option)s' must be below the target (%(target)s)"),
+                option=self.label("kid_below"),
                 target=options["target"],
             )
         if options["card_points"] == "sanming" and options["deal"] != MOST_CARDS:

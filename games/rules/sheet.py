@@ -82,8 +82,9 @@ class Sheet(Game):
     def check_options(self, options, n):
         if options["stake"] and not options["zero_sum"]:
             raise RulesError(
-                _("option '%(name)s' is only for a zero-sum sheet: turn on '%(other)s'"),
+                _("option '%(option)s' is only for a zero-sum sheet: turn on '%(other)s'"),
                 name="stake",
+                option=self.label("stake"),
                 other=self.label("zero_sum"),
             )
 

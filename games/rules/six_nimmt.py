@@ -216,7 +216,7 @@ class SixNimmt(Game):
     )
 
     def check_options(self, options, n):
-        needs_hands(options)
+        needs_hands(self, options)
 
     def new_table(self, players, options):
         return SixNimmtTable(players, options)
