@@ -396,3 +396,22 @@ def test_a_round_the_server_holds_with_other_values_is_asked_about(phone, match)
         {"declarer": 0, "hands": [7, 15, 20]},
     ]
     assert totals(page) == server_totals(match)
+
+
+def test_the_screen_says_once_the_phone_can_score_with_no_network(phone, match):
+    """Once the phone can score offline (the same moment as data-offline=ready), a quiet line
+    says so, below the match: the entry form stays where it was. Offline, the note says more."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    line = page.locator("[data-offline-ready]")
+    expect(line).to_be_hidden()  # the engine starts only once the page has loaded
+    form = page.locator("#entry").bounding_box()
+    ready(page)
+    expect(line).to_have_text("This phone can keep scoring without a network.")
+    expect(line).to_be_visible()
+    assert page.locator("#entry").bounding_box() == form
+    screenshot(page, "offline-ready-line")
+    page.context.set_offline(True)
+    expect(line).to_be_hidden()
+    page.context.set_offline(False)
+    expect(line).to_be_visible()

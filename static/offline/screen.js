@@ -1,11 +1,12 @@
 /* The screen: the note above the match (offline, as of when, rounds waiting), the rounds not
-   sent yet, the readiness mark on <html>, and the question about a waiting round. The words
-   are the template's (data-* attributes of match.html), in the reader's language. */
+   sent yet, the readiness mark on <html> and its line below the match, and the question about
+   a waiting round. The words are the template's (match.html), in the reader's language. */
 import { offline, phone } from "./state.js";
 
 const root = document.documentElement;
 const note = document.querySelector("[data-offline-note]");
 const panel = document.querySelector("[data-offline-conflict]");
+const readyLine = document.querySelector("[data-offline-ready]");
 
 export const canAsk = Boolean(panel);
 export const asking = () => Boolean(panel && !panel.hidden);
@@ -42,8 +43,11 @@ export function update() {
   const entry = document.getElementById("entry");
   if (entry && panel) entry.hidden = !panel.hidden;
   markWaiting();
-  // Ready to score with no network: the engine warm, the match's state and page kept.
-  root.dataset.offline = phone.engine && phone.base && phone.pageKept ? "ready" : "";
+  // Ready to score with no network: the engine warm, the match's state and page kept. Online,
+  // while a round can be entered, a line below the match says so (offline, the note does).
+  const ready = Boolean(phone.engine && phone.base && phone.pageKept);
+  root.dataset.offline = ready ? "ready" : "";
+  if (readyLine) readyLine.hidden = !ready || offline() || !entry;
 }
 
 // Rounds entered on the phone and not yet sent: marked, and without the link to change them
