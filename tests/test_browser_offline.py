@@ -423,3 +423,92 @@ def test_after_the_last_round_is_deleted_the_engine_in_the_browser_numbers_as_th
     assert match.add_round(entry, "third").number == 3
     assert f"/m/{match.public_id}/rounds/3/" in drawn
     assert f"/m/{match.public_id}/rounds/2/" not in drawn
+
+
+def test_the_screen_says_once_the_phone_can_score_with_no_network(phone, match):
+    """Once the phone can score offline (the same moment as data-offline=ready), a quiet line
+    says so, below the match: the entry form stays where it was. Offline, the note says more."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    line = page.locator("[data-offline-ready]")
+    expect(line).to_be_hidden()  # the engine starts only once the page has loaded
+    form = page.locator("#entry").bounding_box()
+    ready(page)
+    expect(line).to_have_text("This phone can keep scoring without a network.")
+    expect(line).to_be_visible()
+    assert page.locator("#entry").bounding_box() == form
+    screenshot(page, "offline-ready-line")
+    page.context.set_offline(True)
+    expect(line).to_be_hidden()
+    page.context.set_offline(False)
+    expect(line).to_be_visible()
+
+
+def test_a_round_saved_while_the_engine_warms_up_is_kept_and_worked_out(phone, match):
+    """Reopened with no network, the engine needs a few seconds to start: a round saved meanwhile
+    is kept on the phone at once, says it is being worked out, is scored once the engine is
+    warm, and reaches the server once when the network is back."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.context.set_offline(True)
+    page.reload()
+    fill_round(page, *HANDS[0])
+    page.get_by_role("button", name="Save round").click()
+    working = page.locator("#entry [data-working]")
+    expect(working).to_be_visible()
+    expect(working).to_have_text("Round kept on this phone: working out the scores…")
+    expect(page.locator("[data-not-saved]")).to_be_hidden()
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    typed = page.locator("input[name=hand-0]")
+    assert typed.evaluate("(input) => Boolean(input.closest('[inert]'))")  # kept as saved
+    screenshot(page, "offline-working-it-out")
+    kept = page.evaluate(
+        """async (id) => (await (await import("/static/offline/kept.js")).pending.of(id)).length""",
+        match.public_id,
+    )
+    assert kept == 1
+
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=READY_MS)
+    expect(working).to_have_count(1)  # the next round's form, drawn by the engine
+    expect(working).to_be_hidden()
+    expect(page.locator("[data-not-saved]")).to_be_hidden()
+    declarer, hands = HANDS[0]
+    entry = {"declarer": declarer, "hands": hands}
+    assert totals(page) == [str(t) for t in rules.score(match.document([entry]))["totals"]]
+    assert Round.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
+    assert [r.entry for r in Round.objects.all()] == [entry]
+    assert totals(page) == server_totals(match)
+
+
+def test_a_round_kept_before_the_engine_started_is_sent_as_typed_when_the_network_comes_first(
+    phone, match
+):
+    """The network comes back before the engine has worked out a round kept meanwhile (here
+    it never starts: the page's ask for the offline manifest is held): the round is sent as
+    typed, once, with no question."""
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.add_init_script(
+        """const fetched = window.fetch;
+        window.fetch = (input, init) => String(input).endsWith("/offline/manifest.json")
+          ? new Promise(() => {}) : fetched(input, init);"""
+    )
+    page.context.set_offline(True)
+    page.reload()
+    fill_round(page, *HANDS[0])
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#entry [data-working]")).to_be_visible()
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+
+    page.context.set_offline(False)
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=20_000)
+    expect(page.locator("[data-offline-note]")).to_be_hidden()
+    expect(page.locator("[data-offline-conflict]")).to_be_hidden()
+    declarer, hands = HANDS[0]
+    assert [r.entry for r in Round.objects.all()] == [{"declarer": declarer, "hands": hands}]
+    assert totals(page) == server_totals(match)

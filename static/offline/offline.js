@@ -2,7 +2,8 @@
 
    On a score link, once the page is idle, the engine is started in a worker (engine.js). From
    then on, a round saved while the server cannot be reached is worked out on the phone
-   (scoring.js): the same entry form, checks, messages and scoreboard, drawn by the same code.
+   (scoring.js): the same entry form, checks, messages and scoreboard, drawn by the same code
+   (a round saved while the engine still warms up is kept at once, and worked out once it is).
    Each such round is kept in IndexedDB (kept.js) with its entry key and the state it follows
    (base.js), so closing the browser loses nothing. When the server answers again the rounds are
    sent in order to the usual save URL (send.js; the entry key makes a resend harmless), unless
@@ -14,7 +15,7 @@
    scoreboard stands. This module wires the others to htmx's events and starts them. */
 import { takePageState, takeState } from "./base.js";
 import * as kept from "./kept.js";
-import { canScore, handledHere, previewHere, saveHere, startEngine } from "./scoring.js";
+import { canKeep, handledHere, previewHere, saveHere, startEngine } from "./scoring.js";
 import { notSaved, showBody, update } from "./screen.js";
 import { sync } from "./send.js";
 import { offline, phone, seen, warn } from "./state.js";
@@ -22,14 +23,15 @@ import { offline, phone, seen, warn } from "./state.js";
 document.addEventListener("htmx:beforeRequest", (event) => {
   const elt = event.detail.elt;
   if (!phone.publicId || !elt) return;
-  if (elt.id === "entry" && handledHere()) {
+  if (elt.id === "entry" && handledHere(elt)) {
     event.preventDefault();
     saveHere(elt, event.detail.requestConfig);
-  } else if (elt.id === "preview" && handledHere()) {
+  } else if (elt.id === "preview" && handledHere(elt)) {
     event.preventDefault();
     previewHere(elt, document.getElementById("entry"));
   } else if (elt.id === "entry" && phone.pending.length > 0) {
-    // Rounds are waiting and the engine is not ready: this one must not overtake them.
+    // Rounds are waiting and this phone has no engine to work this one out: it must not
+    // overtake them.
     event.preventDefault();
     notSaved(elt);
     sync();
@@ -39,9 +41,9 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 document.addEventListener("htmx:sendError", (event) => {
   phone.reachable = false;
   const elt = event.detail.elt;
-  // A save that met a dead network: worked out here instead (the same key makes it safe if
-  // it did reach the server).
-  if (elt && elt.id === "entry" && canScore()) {
+  // A save that met a dead network: worked out here instead, or kept until the engine is warm
+  // (the same key makes it safe if it did reach the server).
+  if (elt && elt.id === "entry" && canKeep()) {
     notSaved(elt, false);
     saveHere(elt, event.detail.requestConfig);
   }
@@ -150,6 +152,7 @@ async function start() {
     } catch (error) {
       warn(error);
     }
+    if (!phone.engine) phone.engine = false; // none here: rounds kept meanwhile wait to be sent
     update();
   });
 }

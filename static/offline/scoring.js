@@ -5,17 +5,20 @@ import * as kept from "./kept.js";
 import { asking, canAsk, notSaved, showBody, shownVersion, update } from "./screen.js";
 import { csrf, newKey, phone, serial, warn } from "./state.js";
 
-// What the engine is given: the base, the rounds waiting, and what the page would post.
+// What the engine is given: the base, the rounds waiting that it has worked out (those kept
+// while it warmed up come last, and are worked out in order), and what the page would post.
 function payload(extra) {
+  const worked = phone.pending.filter((record) => record.entry);
   return JSON.stringify({
-    state: phone.base, pending: phone.pending.map((record) => record.entry), csrf: csrf(),
+    state: phone.base, pending: worked.map((record) => record.entry), csrf: csrf(),
     entry_key: newKey(), language: phone.language, show_all: phone.showAll, ...extra,
   });
 }
 
 // Starts the engine; once warm, the phone can score. Its first drawing warms it up, and
 // redraws a screen kept from before the state this phone last saw (never over a newer screen a
-// live update brought, nor over what the scorer typed).
+// live update brought, nor over what the scorer typed); then it works out the rounds kept
+// meanwhile.
 export async function startEngine(manifest) {
   if (!engine.possible(manifest)) return;
   await engine.start(manifest);
@@ -26,16 +29,28 @@ export async function startEngine(manifest) {
     if (!phone.pending.length && shownVersion() < phone.base.version && !typed) showBody(drawn.html);
   });
   phone.engine = true;
+  localStorage.setItem("engine:warm", "1");
   update();
+  await serial(async () => {
+    for (const record of phone.pending.filter((waiting) => !waiting.entry)) await workOut(record);
+  }).catch(warn);
 }
 
 export const canScore = () => Boolean(phone.publicId && phone.engine && phone.base);
 
-// A save is worked out here when the phone knows it has no network, when rounds already wait
-// (a new one must not overtake them) or while the scorer is asked about one; otherwise it goes
-// to the server first and comes here only if the network fails it.
-export function handledHere() {
-  return canScore() && canAsk && (!navigator.onLine || phone.pending.length > 0 || asking());
+// A round can be kept here once the match's state is, and the engine is warm or warming up on a
+// phone where it has been warm before (it has what it needs to start with no network).
+export function canKeep() {
+  const coming = phone.engine === null && phone.warmBefore;
+  return Boolean(phone.publicId && phone.base && (phone.engine || coming));
+}
+
+// A save (or a preview, elt) is taken here when the phone knows it has no network, when rounds
+// already wait (a new one must not overtake them) or while the scorer is asked about one;
+// otherwise it goes to the server first and comes here only if the network fails it.
+export function handledHere(elt) {
+  const able = elt.id === "entry" ? canKeep() : canScore();
+  return able && canAsk && (!navigator.onLine || phone.pending.length > 0 || asking());
 }
 
 function fieldsOf(requestConfig, form) {
@@ -47,34 +62,63 @@ function fieldsOf(requestConfig, form) {
 // waiting, and a save drops them (it must not wait behind them).
 const previews = { wanted: null, running: false };
 
+// A round typed on the phone, as it waits to be sent: what was posted, under its entry key,
+// and once the engine has worked it out, its entry and what it scored (lines).
+function typed(fields) {
+  return {
+    match: phone.publicId, key: (fields.find(([name]) => name === "entry_key") || [])[1] || newKey(),
+    fields, entry: null, version: phone.base.version,
+    position: phone.base.numbers.length + phone.pending.length + 1, lines: "", at: Date.now(),
+  };
+}
+
+// A save here: with the engine warm, worked out at once; while it warms up, kept at once as
+// typed (its form says it is being worked out) and worked out once it is warm (startEngine).
+// A round already waiting (a second tap on its form) is not kept again.
 export function saveHere(form, requestConfig) {
   const fields = fieldsOf(requestConfig, form);
-  const key = (fields.find(([name]) => name === "entry_key") || [])[1] || newKey();
   previews.wanted = null;
   return serial(async () => {
-    const answer = JSON.parse(await engine.call("save", payload({ form: fields, entry_key: key, next_key: newKey() })));
-    let record = null;
-    if (!answer.error) {
-      record = {
-        match: phone.publicId, key, fields, entry: answer.entry, version: phone.base.version,
-        position: phone.base.numbers.length + phone.pending.length + 1, lines: "", at: Date.now(),
-      };
-      record.seq = await kept.pending.add(record);
-      phone.pending.push(record);
+    const record = typed(fields);
+    if (phone.pending.some((waiting) => waiting.key === record.key)) return;
+    if (canScore()) {
+      await workOut(record);
+      return;
     }
-    showBody(answer.html);
+    record.seq = await kept.pending.add(record);
+    phone.pending.push(record);
     update();
-    if (record) {
-      // What the round scored, for the scorer to recognise it if another phone interferes.
-      const breakdown = document.querySelector("#match-body .breakdown ul");
-      record.lines = breakdown ? breakdown.innerHTML : "";
-      kept.pending.put(record).catch(warn);
-      kept.views.put(phone.publicId, answer.html).catch(warn);
-    }
   }).catch((error) => {
     warn(error);
     notSaved(form);
   });
+}
+
+// The engine's answer to a typed round, shown: the round kept with its entry when it is
+// accepted, else the form refilled with why (a round kept while the engine warmed up no longer
+// waits).
+async function workOut(record) {
+  const asked = payload({ form: record.fields, entry_key: record.key, next_key: newKey() });
+  const answer = JSON.parse(await engine.call("save", asked));
+  if (answer.error) {
+    if (record.seq !== undefined) await kept.pending.drop(record);
+    phone.pending = phone.pending.filter((waiting) => waiting !== record);
+  } else {
+    record.entry = answer.entry;
+    if (record.seq === undefined) {
+      record.seq = await kept.pending.add(record);
+      phone.pending.push(record);
+    }
+  }
+  showBody(answer.html);
+  update();
+  if (!answer.error) {
+    // What the round scored, for the scorer to recognise it if another phone interferes.
+    const breakdown = document.querySelector("#match-body .breakdown ul");
+    record.lines = breakdown ? breakdown.innerHTML : "";
+    kept.pending.put(record).catch(warn);
+    kept.views.put(phone.publicId, answer.html).catch(warn);
+  }
 }
 
 export async function previewHere(target, form) {

@@ -1,11 +1,13 @@
 /* The screen: the note above the match (offline, as of when, rounds waiting), the rounds not
-   sent yet, the readiness mark on <html>, and the question about a waiting round. The words
-   are the template's (data-* attributes of match.html), in the reader's language. */
+   sent yet, a round kept while the engine warms up, the readiness mark on <html> and its line
+   below the match, and the question about a waiting round. The words are the template's
+   (match.html and its partials), in the reader's language. */
 import { offline, phone } from "./state.js";
 
 const root = document.documentElement;
 const note = document.querySelector("[data-offline-note]");
 const panel = document.querySelector("[data-offline-conflict]");
+const readyLine = document.querySelector("[data-offline-ready]");
 
 export const canAsk = Boolean(panel);
 export const asking = () => Boolean(panel && !panel.hidden);
@@ -41,9 +43,24 @@ export function update() {
   });
   const entry = document.getElementById("entry");
   if (entry && panel) entry.hidden = !panel.hidden;
+  if (entry) markWorking(entry);
   markWaiting();
-  // Ready to score with no network: the engine warm, the match's state and page kept.
-  root.dataset.offline = phone.engine && phone.base && phone.pageKept ? "ready" : "";
+  // Ready to score with no network: the engine warm, the match's state and page kept. Online,
+  // while a round can be entered, a line below the match says so (offline, the note does).
+  const ready = Boolean(phone.engine && phone.base && phone.pageKept);
+  root.dataset.offline = ready ? "ready" : "";
+  if (readyLine) readyLine.hidden = !ready || offline() || !entry;
+}
+
+// The form of a round kept while the engine warms up says it is being worked out, and cannot be
+// changed meanwhile: the round is kept as it was saved (unless this phone turned out to have no
+// engine: then the note says the round waits to be sent).
+function markWorking(entry) {
+  const line = entry.querySelector("[data-working]");
+  if (!line) return;
+  const key = entry.elements.entry_key.value;
+  line.hidden = phone.engine === false || !phone.pending.some((record) => !record.entry && record.key === key);
+  for (const child of entry.children) child.inert = child !== line && !line.hidden;
 }
 
 // Rounds entered on the phone and not yet sent: marked, and without the link to change them

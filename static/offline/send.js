@@ -66,10 +66,11 @@ async function send() {
     if (!phone.pending.length) return step ? finish() : undefined; // nothing was waiting: as it was
     if (!phone.base) phone.base = await kept.bases.get(phone.publicId);
     const server = await fetchState();
-    // This phone's rounds the server holds by their keys: sent, if it holds what was typed.
+    // This phone's rounds the server holds by their keys: sent, if it holds what was typed (a
+    // round the engine has not worked out yet is only what was typed, as the server read it).
     const at = new Map(server.keys.map((key, k) => [key, k]));
     const deleted = new Set(server.deleted_keys);
-    const differs = (record) => at.has(record.key)
+    const differs = (record) => Boolean(record.entry) && at.has(record.key)
       && stable(server.document.rounds[at.get(record.key)]) !== stable(record.entry);
     const landed = phone.pending.filter((record) => (at.has(record.key) || deleted.has(record.key)) && !differs(record));
     const rest = phone.pending.filter((record) => !landed.includes(record));

@@ -10,7 +10,9 @@ export const phone = {
   language: root.lang || "en",
   showAll: new URLSearchParams(location.search).get("rounds") === "all",
   reachable: true, // the server answered the last request
-  engine: false, // the engine is warm (engine.js)
+  engine: null, // true once the engine is warm (engine.js), false if this phone has none
+  // The engine has been warm on this phone before: its files are kept, it starts offline too.
+  warmBefore: localStorage.getItem("engine:warm") === "1",
   base: null, // the match as the server had it when the phone last saw it (offline.json)
   pending: [], // rounds entered on this phone and not yet sent, oldest first
   pageKept: !("serviceWorker" in navigator && window.isSecureContext), // nowhere to keep it
