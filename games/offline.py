@@ -39,8 +39,10 @@ LANGUAGES = ("en", "es", "fa", "mn", "zh_Hans")  # Django's own number formats f
 
 
 def runtime_ready():
-    """True when `make` has fetched and verified the Pyodide runtime."""
-    return (RUNTIME / ".verified").is_file() and (RUNTIME / "pyodide.asm.wasm").is_file()
+    """True when `make` has fetched and verified the Pyodide runtime and compiled its standard
+    library."""
+    files = (".verified", "pyodide.asm.wasm", "python_stdlib_compiled.zip")
+    return all((RUNTIME / name).is_file() for name in files)
 
 
 def app_files():

@@ -15,7 +15,9 @@ async function start({ runtime, bundles }) {
   let clock = performance.now();
   const lap = (name) => { performance.measure(name, { start: clock }); clock = performance.now(); };
   importScripts(runtime + "pyodide.js");
-  const pyodide = await self.loadPyodide({ indexURL: runtime, fullStdLib: false });
+  // The standard library compiled (scripts/compile-stdlib.js): nothing to compile at each start.
+  const stdLibURL = runtime + "python_stdlib_compiled.zip";
+  const pyodide = await self.loadPyodide({ indexURL: runtime, fullStdLib: false, stdLibURL });
   lap("runtime");
   const archives = await Promise.all(bundles.map(async (url) => {
     const response = await fetch(url);
