@@ -9,22 +9,26 @@
 let phone = null;
 let starting = null;
 
+async function fetchBundle(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(url + ": " + response.status);
+  return response.arrayBuffer();
+}
+
 // Starts the runtime and the engine. Each step, and each call after, is a performance.measure
 // in this worker's timeline (the browser's profiler shows them; bench/phone_offline reads them).
 async function start({ runtime, bundles }) {
   let clock = performance.now();
   const lap = (name) => { performance.measure(name, { start: clock }); clock = performance.now(); };
   importScripts(runtime + "pyodide.js");
+  const archives = Promise.all(bundles.map(fetchBundle)); // fetched while the runtime loads
   // The standard library compiled (scripts/compile-stdlib.js): nothing to compile at each start.
   const stdLibURL = runtime + "python_stdlib_compiled.zip";
   const pyodide = await self.loadPyodide({ indexURL: runtime, fullStdLib: false, stdLibURL });
   lap("runtime");
-  const archives = await Promise.all(bundles.map(async (url) => {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(url + ": " + response.status);
-    return response.arrayBuffer();
-  }));
-  archives.forEach((archive) => pyodide.unpackArchive(archive, "zip", { extractDir: "/offline" }));
+  for (const archive of await archives) {
+    pyodide.unpackArchive(archive, "zip", { extractDir: "/offline" });
+  }
   lap("bundles");
   pyodide.runPython('import sys\nsys.path.insert(0, "/offline")\nimport phone\nphone.setup("/offline")');
   phone = pyodide.globals.get("phone");
