@@ -116,7 +116,7 @@ async function registerWorker() {
   if (!navigator.serviceWorker.controller) {
     await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
   }
-  await keepPage();
+  keepPage(); // meanwhile the engine starts
 }
 
 function whenIdle(work) {
