@@ -1,7 +1,7 @@
 """gunicorn's settings for `make run`, from the same environment variables as the app.
 
-uvicorn's workers with Django's ASGI application (scorekeeper/asgi.py): each worker reads its
-connections on an event loop and hands Django only whole requests, so a client that sends its
+uvicorn's workers (scorekeeper/asgi.py): each reads its connections on an event loop and hands
+Django's WSGI application only whole requests, on THREADS threads, so a client that sends its
 request slowly, or never finishes it, holds a socket and nothing else (bench/slow_clients).
 """
 

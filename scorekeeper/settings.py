@@ -100,11 +100,11 @@ TEMPLATES = [
     },
 ]
 
-# Under ASGI each request runs in a thread of its own, so connections are not kept across
-# requests (Django's advice): PostgreSQL's come from psycopg's pool, SQLite's open in microseconds.
-DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}")}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 10, "timeout": 20}}
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
+    )
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers go on while a round is written; IMMEDIATE takes the write lock up front.
     DATABASES["default"]["OPTIONS"] = {

@@ -6,8 +6,9 @@ short fixed text. Served by gunicorn with the project's own settings file:
     gunicorn bench.bare.app -c scorekeeper/gunicorn_conf.py   (from the project folder)
 """
 
+from a2wsgi import WSGIMiddleware
 from django.conf import settings
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 from django.http import HttpResponse
 from django.urls import path
 
@@ -32,4 +33,4 @@ def ok(request, anything=""):
 
 urlpatterns = [path("", ok), path("<path:anything>", ok)]
 
-application = get_asgi_application()
+application = WSGIMiddleware(get_wsgi_application(), workers=8)  # as scorekeeper/asgi.py serves
