@@ -18,9 +18,9 @@ def read_first(app):
     request_size_limit answers 413 in words); a body of no declared length is a 411."""
 
     async def whole(scope, receive, send):
-        headers = dict(scope.get("headers", ()))
         if scope["type"] != "http":
             return await app(scope, receive, send)
+        headers = dict(scope["headers"])
         if b"transfer-encoding" in headers:  # no phone sends a form or a file that way
             return await refuse(send, 411, b"Send the length of the body (Content-Length).")
         declared = headers.get(b"content-length", b"0")

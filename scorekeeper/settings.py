@@ -16,7 +16,6 @@ MIN_FREE_MB   below this many MB free in DATA_DIR, no new match or import (defau
 """
 
 import os
-import warnings
 
 import dj_database_url
 from csp.constants import NONE, SELF, WASM_UNSAFE_EVAL
@@ -171,9 +170,6 @@ STORAGES = {
 # The offline runtime (games/offline.py) lives in a folder named by its version: a phone may
 # keep it for good. Other static files keep whitenoise's short default.
 WHITENOISE_IMMUTABLE_FILE_TEST = r"^/static/offline/pyodide/[0-9][0-9.]*/"
-# Under ASGI Django reads a static file whitenoise opened in one go before sending it (the
-# runtime's 8.6 MB wasm in about 15 ms): expected, so not a warning in the log for every file.
-warnings.filterwarnings("ignore", "StreamingHttpResponse must consume synchronous iterators")
 
 # No inline scripts or styles anywhere: scripts and the stylesheet come from /static/.
 CONTENT_SECURITY_POLICY = {
