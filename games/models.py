@@ -9,7 +9,7 @@ import secrets
 from contextlib import contextmanager
 
 from django.db import connection, models, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games import rules
@@ -139,23 +139,24 @@ class Match(models.Model):
     @contextmanager
     def changing(self):
         """The match as it stands, read under the write lock, in the transaction that changes
-        it; its version (and its series') moves on. self is brought to the new version."""
+        it (its players, game and options never change: only its version, whether it is closed
+        and whether a rematch follows it are read); its version, and its series', moves on."""
         with transaction.atomic():
-            now = Match.objects.select_for_update().get(pk=self.pk)
-            yield now
-            series = [m.pk for m in now.series()] if self.in_series(now) else [now.pk]
+            locked = Match.objects.select_for_update().filter(pk=self.pk)
+            followed = Exists(Match.objects.filter(rematch_of=OuterRef("pk")))
+            self.version, self.closed, followed = locked.values_list(
+                "version", "closed", followed
+            ).get()
+            yield self
+            in_series = followed or self.rematch_of_id is not None
+            series = [m.pk for m in self.series()] if in_series else [self.pk]
             Match.objects.filter(pk__in=series).update(version=F("version") + 1)
-        self.version, self.closed = now.version + 1, now.closed
+        self.version += 1
 
     def still_at(self, seen):
         """Raise Conflict unless the match is at version seen (None: whatever it is now)."""
         if seen is not None and seen != self.version:
             raise Conflict
-
-    @staticmethod
-    def in_series(match):
-        """Whether the match has a rematch or is one (then its series' screens move on too)."""
-        return match.rematch_of_id is not None or match.rematches.exists()
 
     def add_round(self, read_entry, key="", seen=None):
         """Store the next round and return it. read_entry is the entry, or makes it from the table
@@ -171,7 +172,7 @@ class Match(models.Model):
             number = next(iter(next_numbers(before["last"], 1)))
             stored = Round.objects.create(match=now, number=number, entry=entry, entry_key=key)
             RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
-        keep_board(now, now.version + 1, [*before["numbers"], number], table)
+        keep_board(self, self.version, [*before["numbers"], number], table)
         return stored
 
     def change_round(self, number, read_entry, seen=None):

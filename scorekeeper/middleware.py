@@ -1,10 +1,12 @@
-"""Guards in front of every view: no cache keeps what a view answers unless it says so, a size
-limit on request bodies, no control characters, a 503 in words when the database cannot write,
-and quiet logs for 4xx."""
+"""Guards in front of every view: no cache keeps what a view answers unless it says so, the
+Content-Security-Policy, a size limit on request bodies, no control characters, a 503 in words
+when the database cannot write, and quiet logs for 4xx."""
 
 import logging
 import re
 
+from csp.constants import HEADER
+from csp.utils import build_policy
 from django.conf import settings
 from django.db import OperationalError
 from django.utils.cache import add_never_cache_headers
@@ -25,6 +27,20 @@ def private_by_default(get_response):
         response = get_response(request)
         if not response.has_header("Cache-Control"):
             add_never_cache_headers(response)
+        return response
+
+    return middleware
+
+
+def content_security_policy(get_response):
+    """settings.CONTENT_SECURITY_POLICY on every response that sets none, built once by
+    django-csp (its middleware builds the same policy twice for each request: this app has no
+    nonce and no view with a policy of its own, so the policy never changes)."""
+    policy = build_policy()
+
+    def middleware(request):
+        response = get_response(request)
+        response.headers.setdefault(HEADER, policy)
         return response
 
     return middleware

@@ -79,7 +79,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "scorekeeper.middleware.StorageTrouble",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "scorekeeper.middleware.content_security_policy",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 

@@ -52,7 +52,7 @@ def test_a_save_from_a_phone_needs_the_same_queries_for_2_and_20_rounds(
             post_round(client, match, 0, 1, 15, 20)
         match.refresh_from_db()
         client.get(reverse("match", args=[match.public_id]))  # the phone's page: its board
-        with django_assert_num_queries(8):  # 6 and the savepoint of the test's transaction
+        with django_assert_num_queries(7):  # 5 and the savepoint of the test's transaction
             saved = post_round(
                 client, match, 0, 1, 15, 20, version=match.version, HTTP_HX_REQUEST="true"
             )
