@@ -2,11 +2,12 @@
 
 Drawn here rather than by nested template loops: the grid is 16 or 32 cards times the players,
 every save draws it again for the next round, and the loops were a quarter of a save's
-instructions (bench/instructions). Every value is escaped once, with Django's escape."""
+instructions (bench/instructions). Every value is escaped once."""
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
+
+from games.templatetags.scorekeeper import escape
 
 register = template.Library()
 
