@@ -9,7 +9,7 @@ import secrets
 from contextlib import contextmanager
 
 from django.db import connection, models, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import rules
@@ -139,14 +139,18 @@ class Match(models.Model):
     @contextmanager
     def changing(self):
         """The match as it stands, read under the write lock, in the transaction that changes
-        it (its players, game and options never change: only its version, whether it is closed
-        and whether a rematch follows it are read); its version, and its series', moves on."""
+        it (its players, game and options never change: only its version and whether it is
+        closed are read, with its rematch if one follows it); its version, and its series',
+        moves on."""
         with transaction.atomic():
-            locked = Match.objects.select_for_update().filter(pk=self.pk)
-            followed = Exists(Match.objects.filter(rematch_of=OuterRef("pk")))
-            self.version, self.closed, followed = locked.values_list(
-                "version", "closed", followed
-            ).get()
+            rows = Match.objects.select_for_update().filter(Q(pk=self.pk) | Q(rematch_of=self.pk))
+            rows = rows.order_by("pk")  # locked in one order by every change
+            followed = False
+            for pk, version, closed in rows.values_list("pk", "version", "closed"):
+                if pk == self.pk:
+                    self.version, self.closed = version, closed
+                else:
+                    followed = True
             yield self
             in_series = followed or self.rematch_of_id is not None
             series = [m.pk for m in self.series()] if in_series else [self.pk]
@@ -162,8 +166,8 @@ class Match(models.Model):
         """Store the next round and return it. read_entry is the entry, or makes it from the table
         before the round. Raises AlreadySaved for a key already stored, Conflict, Refused."""
         with self.changing() as now:
-            if key and (earlier := now.rounds.filter(entry_key=key).first()):
-                raise AlreadySaved(earlier)
+            if key and (earlier := list(Round.objects.filter(match=now, entry_key=key))):
+                raise AlreadySaved(earlier[0])
             now.still_at(seen)
             before = board(now)
             entry, refusal, table = next_round(before, lambda table: entry_for(read_entry, table))
