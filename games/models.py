@@ -8,7 +8,7 @@ and writes, all in one transaction. No rule is checked against anything read out
 import secrets
 from contextlib import contextmanager
 
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -164,10 +164,22 @@ class Match(models.Model):
 
     def add_round(self, read_entry, key="", seen=None):
         """Store the next round and return it. read_entry is the entry, or makes it from the table
-        before the round. Raises AlreadySaved for a key already stored, Conflict, Refused."""
+        before the round. Raises AlreadySaved for a key already stored, Conflict, Refused.
+
+        A key stored already is looked for only when the round is not stored: the database
+        refuses a second round under it (the constraint one_round_per_entry_key), and a retried
+        form, drawn at an earlier version, meets a conflict first."""
+        try:
+            return self.append_round(read_entry, key, seen)
+        except (Conflict, Refused, IntegrityError):
+            earlier = Round.objects.filter(match=self, entry_key=key).first() if key else None
+            if earlier is not None:
+                raise AlreadySaved(earlier) from None
+            raise
+
+    def append_round(self, read_entry, key, seen):
+        """add_round, the write alone."""
         with self.changing() as now:
-            if key and (earlier := list(Round.objects.filter(match=now, entry_key=key))):
-                raise AlreadySaved(earlier[0])
             now.still_at(seen)
             before = board(now)
             entry, refusal, table = next_round(before, lambda table: entry_for(read_entry, table))

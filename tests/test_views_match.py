@@ -43,9 +43,9 @@ def test_a_save_from_a_phone_needs_the_same_queries_for_2_and_20_rounds(
     client, django_assert_num_queries
 ):
     """A save from the match page's form (htmx, naming its version): the match, the write
-    (the match and its rematch read under the write lock, its entry key looked for, the round
-    and its history, the versions moved on) in one transaction; the answer is drawn from the
-    board the round was played on."""
+    (the match and its rematch read under the write lock, the round and its history, the
+    versions moved on) in one transaction; the answer is drawn from the board the round was
+    played on."""
     match = new_least_score(client, threshold="1000")
     for rounds in (2, 20):
         while Round.objects.count() < rounds - 1:
