@@ -130,7 +130,8 @@ def test_the_same_start_sent_again_is_answered_with_the_match_it_made(client):
 def test_an_offline_start_the_rules_refuse_says_why_as_data(client):
     response = start_offline(client, player_1="Ann")
     assert response.status_code == 422
-    assert "two players are called Ann" in json.loads(response["HX-Trigger"])["startRefused"][
-        "message"
-    ]
+    assert (
+        "two players are called Ann"
+        in json.loads(response["HX-Trigger"])["startRefused"]["message"]
+    )
     assert not Match.objects.exists()
