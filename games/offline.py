@@ -6,8 +6,9 @@ served by whitenoise). This module serves the rest, each piece under a name that
 its content, so a phone keeps it until it changes:
 
 - two bundles (zip files unpacked into the runtime's file system): the part of Django that draws
-  templates, and the app's own part (the engine, the template tags, the templates, the compiled
-  translations and static/offline/phone.py, which builds the screen's context on the phone);
+  templates and forms, and the app's own part (the engine, the new-match form, the template
+  tags, the templates, the compiled translations and static/offline/phone.py, which builds the
+  screen's context on the phone);
 - manifest.json: where the runtime and the current bundles are;
 - /sw.js: the service worker (static/offline/sw.js), which keeps the app shell and each opened
   match on the phone;
@@ -51,6 +52,7 @@ def app_files():
         "games/__init__.py",
         "games/urls.py",
         "games/screen.py",
+        "games/forms.py",
         "games/chart.py",
         "games/rules/*.py",
         "games/templatetags/*.py",
@@ -69,13 +71,14 @@ def app_files():
 
 
 def django_files():
-    """(name in the bundle, file) for the part of Django that draws templates, and the two
-    packages it imports (asgiref, sqlparse: Django's template tags import its http module,
+    """(name in the bundle, file) for the part of Django that draws templates and forms, and the
+    two packages it imports (asgiref, sqlparse: Django's template tags import its http module,
     which imports its database layer).
 
-    Django's Python code without the contrib apps, tests, database backends, migrations and
-    management commands, and of its locale folder only the number formats of the app's
-    languages (and its English catalog, which Django requires for the default language).
+    Django's Python code (and its forms' templates) without the contrib apps, tests, database
+    backends, migrations and management commands, and of its locale folder only the app's
+    languages: their number formats, and their catalogs (the new-match form's messages, such as
+    a number too high, are Django's own; Django requires the English one in any case).
     """
     import asgiref
     import sqlparse
@@ -94,7 +97,9 @@ def django_files():
         "django/core/management/commands/",
         "django/conf/locale/",
     )
-    files = []
+    # The widgets' templates: the new-match form (games/forms.py) is drawn on the phone too.
+    forms = site / "django" / "forms" / "templates"
+    files = [(path.relative_to(site).as_posix(), path) for path in sorted(forms.rglob("*.html"))]
     for top in (Path(module.__file__).parent for module in (django, asgiref, sqlparse)):
         for path in sorted(top.rglob("*.py")):
             name = path.relative_to(site).as_posix()
@@ -103,12 +108,9 @@ def django_files():
     locale = Path(django.__file__).parent / "conf" / "locale"
     files.append(("django/conf/locale/__init__.py", locale / "__init__.py"))
     for language in LANGUAGES:
-        for part in ("__init__.py", "formats.py"):
+        for part in ("__init__.py", "formats.py", "LC_MESSAGES/django.mo"):
             if (locale / language / part).is_file():
                 files.append((f"django/conf/locale/{language}/{part}", locale / language / part))
-    files.append(
-        ("django/conf/locale/en/LC_MESSAGES/django.mo", locale / "en" / "LC_MESSAGES" / "django.mo")
-    )
     return files
 
 

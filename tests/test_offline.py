@@ -211,6 +211,46 @@ def test_after_the_last_round_is_deleted_the_phone_numbers_the_next_round_as_the
     assert normal(drawn["html"]) == normal(at_version(server_body(match, "en"), state["version"]))
 
 
+STARTS = [
+    ("least_score", {"player_0": " Ann ", "player_1": "Bo", "threshold": "۲۵"}),
+    ("least_score", {"player_0": "Ann", "player_1": "Ann"}),
+    ("least_score", {"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"}),
+    ("least_score", {"player_0": "Ann", "player_1": "Bo", "threshold": "5000"}),
+    ("least_score", {"player_0": "Ann", "public_id": "not-a-link"}),
+    ("gongzhu", {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "player_3": "Dee"}),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
+def test_a_match_started_on_the_phone_is_checked_and_answered_as_the_server_does(bundles, language):
+    """The new-match form on the phone is the server's (games.forms.NewMatchForm): the same
+    match, or the form drawn again with the same messages, in the reader's language."""
+    from django.utils.datastructures import MultiValueDict
+
+    from games import rules
+    from games.forms import NewMatchForm
+
+    calls = [
+        (
+            "new_match",
+            {"game": slug, "form": list(form.items()), "csrf": CSRF, "language": language},
+        )
+        for slug, form in STARTS
+    ]
+    for (slug, form), answer in zip(STARTS, on_the_phone(bundles, calls), strict=True):
+        game = rules.GAMES[slug]
+        with translation.override(language):
+            server = NewMatchForm(game, MultiValueDict({k: [v] for k, v in form.items()}))
+            if server.is_valid():
+                assert answer == {"match": server.match}
+                continue
+            drawn = render_to_string(
+                "games/partials/new_match_form.html",
+                {"game": game, "form": server, "csrf_token": CSRF},
+            )
+        assert answer == {"html": drawn}
+
+
 def test_the_engine_reaches_the_phone_unchanged():
     bundle = zipfile.ZipFile(io.BytesIO(offline.BUNDLES["app"].current().data))
     for path in sorted((offline.ROOT / "games" / "rules").glob("*.py")):
