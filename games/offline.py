@@ -10,8 +10,10 @@ its content, so a phone keeps it until it changes:
   tags, the templates, the compiled translations and static/offline/phone.py, which builds the
   screen's context on the phone);
 - manifest.json: where the runtime and the current bundles are;
-- /sw.js: the service worker (static/offline/sw.js), which keeps the app shell and each opened
-  match on the phone;
+- /sw.js: the service worker (static/offline/sw.js), which keeps the app shell, the home and
+  new-match pages, and each opened match on the phone;
+- /offline/match/: the match page with no match in it, for a match started on the phone with
+  no network (its score link made there): the phone draws the match into it;
 - /m/<score link>/offline.json: the match as the server has it, which the phone's own rounds
   build on until they are sent.
 """
@@ -26,9 +28,12 @@ from pathlib import Path
 import django
 from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from games import rules
 from games.links import get_match
 from games.models import Match
 
@@ -207,6 +212,11 @@ def service_worker(request):
 WORKER = {"script": None}  # drawn once per process (with DEBUG on, for every request)
 
 
+def start_pages():
+    """The pages that start a match: home and each game's new-match form."""
+    return [reverse("home")] + [reverse("new_match", args=[slug]) for slug in rules.GAMES]
+
+
 def worker_script():
     source = (ROOT / "static" / "offline" / "sw.js").read_text()
     stamp = hashlib.sha256()
@@ -218,9 +228,19 @@ def worker_script():
     config = {
         "version": f"{current['version']}-{stamp.hexdigest()[:12]}",
         "shell": shell(),
-        "manifest": "/offline/manifest.json",
+        "manifest": reverse("offline_manifest"),
+        "matchShell": reverse("offline_match"),
+        "pages": start_pages(),
     }
     return source.replace("/*CONFIG*/{}", json.dumps(config))
+
+
+@require_GET
+def match_shell(request):
+    """The match page with no match in it, for a score link this phone started with no network:
+    the service worker keeps it and answers it for a score link it has no page of (sw.js), and
+    the phone draws the match into it from what it keeps (static/offline/offline.js)."""
+    return render(request, "games/offline_match.html", {"can_score": True})
 
 
 @require_GET
