@@ -1,4 +1,5 @@
-"""Scoring with no network: what a phone needs to go on scoring a match it has opened.
+"""Scoring with no network: what a phone needs to go on scoring a match it has opened, or to
+start one.
 
 The phone runs the engine itself, games/rules/ unchanged, under Pyodide (a Python runtime in
 WebAssembly, fetched by `make` from the npm registry into static/offline/pyodide/VERSION/ and
@@ -16,6 +17,15 @@ its content, so a phone keeps it until it changes:
   no network (its score link made there): the phone draws the match into it;
 - /m/<score link>/offline.json: the match as the server has it, which the phone's own rounds
   build on until they are sent.
+
+A match started with no network (static/offline/start.js) is checked on the phone by the
+server's own new-match form (games.forms.NewMatchForm), and its score link is made there, as
+the server makes its own; its state until the server has it is what offline.json would give, at
+version 0. When the network is back the phone posts the same form with that link
+(games.views.new_match): the server starts the match under it, and answers a resend of the same
+start (same link, game, players and options) with the match it made, so the phone's rounds then
+go as any others, each once by its entry key. A link another match has is refused (409), with
+why in words, which the phone shows the scorer; the match stays on the phone.
 """
 
 import hashlib

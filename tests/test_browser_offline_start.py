@@ -141,3 +141,44 @@ def test_a_start_the_server_refuses_is_told_to_the_scorer_and_kept(phone):
     panel.get_by_role("button", name="Try again").click()
     expect(page.locator("#offline-state")).to_have_count(1, timeout=30_000)
     assert Match.objects.get(public_id=public_id).rounds.count() == 1
+
+
+def test_a_start_the_network_fails_is_made_on_the_phone_and_sent_later(phone):
+    """The phone believes it is online, but the form cannot reach the server: the match is
+    started on the phone under the link it made, and on the server once it answers again."""
+    page = phone
+    used_once(page)
+    posted = []
+
+    def refuse(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        posted.append(route.request.post_data)
+        return route.abort("connectionrefused")
+
+    page.route("**/new/least_score/", refuse)
+    page.goto("/new/least_score/")
+    page.locator("input[name=player_0]").fill("Ann")
+    page.locator("input[name=player_1]").fill("Bo")
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible(timeout=90_000)
+    public_id = re.fullmatch(r".*/m/([A-Za-z0-9_-]{24})/", page.url)[1]
+    assert f"public_id={public_id}" in posted[0]
+    assert Match.objects.count() == 1
+
+    page.unroute("**/new/least_score/")
+    expect(page.locator("#offline-state")).to_have_count(1, timeout=30_000)
+    assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
+
+
+def test_online_the_form_starts_the_match_on_the_server_under_the_phones_link(phone):
+    page = phone
+    used_once(page)
+    page.goto("/new/least_score/")
+    page.locator("input[name=player_0]").fill("Ann")
+    page.locator("input[name=player_1]").fill("Bo")
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator("#offline-state")).to_have_count(1)
+    public_id = re.fullmatch(r".*/m/([A-Za-z0-9_-]{24})/", page.url)[1]
+    assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
+    assert Match.objects.count() == 2

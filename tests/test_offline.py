@@ -22,7 +22,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
-from games import offline, views
+from games import offline, rules, views
 from games.models import Match
 from tests.test_examples import MATCHES, load
 
@@ -282,10 +282,26 @@ def test_the_service_worker_keeps_every_file_the_match_screen_loads(client):
     for url in config["shell"]:
         assert finders.find(url.removeprefix("/static/")), url
     match = Match.objects.create(game="least_score", players=["Ann", "Bo"])
-    for link in (reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id])):
+    links = [reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id])]
+    for link in [*links, config["matchShell"], *config["pages"]]:
         page = client.get(link).content.decode()
         loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', page))
         assert loaded and with_imports(loaded) <= set(config["shell"])
+
+
+@pytest.mark.django_db
+def test_the_service_worker_keeps_the_pages_that_start_a_match(client):
+    """Home, each game's new-match form and the match page with no match in it, into which the
+    phone draws a match it started with no network."""
+    worker = client.get("/sw.js").content.decode()
+    config = json.loads(re.search(r"const CONFIG = (\{.*?\});", worker)[1])
+    assert config["pages"] == ["/", *(f"/new/{slug}/" for slug in rules.GAMES)]
+    shell = client.get(config["matchShell"])
+    assert shell.status_code == 200
+    page = shell.content.decode()
+    for marked in ('id="match-body"', "data-offline-note", "data-offline-conflict", "offline.js"):
+        assert marked in page
+    assert "data-starting" in client.get(config["pages"][1]).content.decode()
 
 
 def with_imports(urls):
