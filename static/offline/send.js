@@ -68,7 +68,7 @@ async function send() {
   if (starting && !(await startMatch())) return undefined;
   for (let step = 0; step < 1000; step += 1) {
     phone.pending = await kept.pending.of(phone.publicId);
-    // nothing was waiting: as it was
+    // Nothing waits: the screen stays as it is, unless this run sent or started something.
     if (!phone.pending.length) return step || starting ? finish() : undefined;
     const server = await fetchState();
     // This phone's rounds the server holds by their keys: sent, if it holds what was typed (a
