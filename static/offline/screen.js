@@ -43,9 +43,9 @@ export function update() {
   // Share, history, export, close: they need the server, and a line says so.
   const away = offline() || phone.pending.length > 0 || unsent();
   document.querySelectorAll("#match-body .tools").forEach((tools) => { tools.hidden = away; });
-  document.querySelectorAll("#match-body [data-needs-network]").forEach((line) => {
-    line.textContent = unsent() ? line.dataset.unsent : line.dataset.sent;
-    line.hidden = !away;
+  document.querySelectorAll("#match-body [data-needs-network]").forEach((said) => {
+    said.textContent = unsent() ? said.dataset.unsent : said.dataset.sent;
+    said.hidden = !away;
   });
   const entry = document.getElementById("entry");
   if (entry && panel) entry.hidden = !panel.hidden;

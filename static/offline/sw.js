@@ -95,16 +95,14 @@ async function marked(kept) {
 // copy, or the server knows no such match) the match page with no match in it, which the phone
 // fills if it keeps the match (a match started with no network, not on the server yet).
 async function scorePage(request) {
-  let answer = null;
+  let answer = null; // none: no network, and no copy
   try {
     answer = await networkFirst(request, PAGES, PAGE_WAIT_MS, marked);
     if (answer.status !== 404) return answer;
-  } catch (error) {
-    answer = null;
-  }
+  } catch {}
   const shell = await caches.match(CONFIG.matchShell);
   if (!shell) return answer || Response.error();
-  return new Response(shell.body, { status: answer ? 404 : 200, headers: shell.headers });
+  return answer ? new Response(shell.body, { status: 404, headers: shell.headers }) : shell;
 }
 
 async function keptFirst(request) {
