@@ -252,8 +252,15 @@ def plain_number(value):
     return int(value) if value == value.to_integral_value() else float(value)
 
 
+# The score link a phone makes for a match it starts with no network (static/offline/start.js):
+# made as the server makes its own (games.models.new_token), 18 random bytes (144 bits) in
+# URL-safe base64.
+PHONE_LINK = r"^[A-Za-z0-9_-]{24}$"
+
+
 class NewMatchForm(forms.Form):
-    """Players in seating order and the game's options, checked by the engine itself."""
+    """Players in seating order and the game's options, checked by the engine itself; and the
+    score link, when a phone made it."""
 
     def __init__(self, game, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -271,6 +278,15 @@ class NewMatchForm(forms.Form):
             )
         for option in game.options:
             self.fields[option.name] = option_field(game, option)
+        self.fields["public_id"] = forms.RegexField(
+            regex=PHONE_LINK,
+            required=False,
+            strip=False,
+            widget=forms.HiddenInput,
+            error_messages={
+                "invalid": _("A score link made on a phone is 24 letters, digits, - or _.")
+            },
+        )
 
     def player_fields(self):
         return [self[f"player_{seat}"] for seat in range(self.game.max_players)]

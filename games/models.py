@@ -31,6 +31,10 @@ class Refused(Exception):
         return self.args[0]
 
 
+class Taken(Exception):
+    """The score link a phone made for a new match is another match's link."""
+
+
 class AlreadySaved(Exception):
     """A form whose entry key is stored already (a retried save): args[0] is that round."""
 
@@ -69,6 +73,27 @@ class Match(models.Model):
 
     def __str__(self):
         return f"{self.game}: {', '.join(self.players)}"
+
+    @classmethod
+    def start(cls, game, players, options, public_id=""):
+        """A new match; under public_id when a phone made its score link (it started the match
+        with no network). A resend of that start (the same id, game, players and options) is
+        answered with the match it made; raises Taken when another match has that link."""
+        if not public_id:
+            return cls.objects.create(game=game, players=players, options=options)
+        if cls.objects.filter(watch_id=public_id).exists():
+            raise Taken
+        try:
+            with transaction.atomic():
+                return cls.objects.create(
+                    public_id=public_id, game=game, players=players, options=options
+                )
+        except IntegrityError:
+            made = cls.objects.filter(public_id=public_id).first()
+        same = {"game": game, "players": players, "options": options, "rematch_of_id": None}
+        if made is None or {key: getattr(made, key) for key in same} != same:
+            raise Taken
+        return made
 
     @classmethod
     def version_of(cls, link, token):

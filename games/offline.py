@@ -1,4 +1,5 @@
-"""Scoring with no network: what a phone needs to go on scoring a match it has opened.
+"""Scoring with no network: what a phone needs to go on scoring a match it has opened, or to
+start one.
 
 The phone runs the engine itself, games/rules/ unchanged, under Pyodide (a Python runtime in
 WebAssembly, fetched by `make` from the npm registry into static/offline/pyodide/VERSION/ and
@@ -6,13 +7,25 @@ served by whitenoise). This module serves the rest, each piece under a name that
 its content, so a phone keeps it until it changes:
 
 - two bundles (zip files unpacked into the runtime's file system): the part of Django that draws
-  templates, and the app's own part (the engine, the template tags, the templates, the compiled
-  translations and static/offline/phone.py, which builds the screen's context on the phone);
+  templates and forms, and the app's own part (the engine, the new-match form, the template
+  tags, the templates, the compiled translations and static/offline/phone.py, which builds the
+  screen's context on the phone);
 - manifest.json: where the runtime and the current bundles are;
-- /sw.js: the service worker (static/offline/sw.js), which keeps the app shell and each opened
-  match on the phone;
+- /sw.js: the service worker (static/offline/sw.js), which keeps the app shell, the home and
+  new-match pages, and each opened match on the phone;
+- /offline/match/: the match page with no match in it, for a match started on the phone with
+  no network (its score link made there): the phone draws the match into it;
 - /m/<score link>/offline.json: the match as the server has it, which the phone's own rounds
   build on until they are sent.
+
+A match started with no network (static/offline/start.js) is checked on the phone by the
+server's own new-match form (games.forms.NewMatchForm), and its score link is made there, as
+the server makes its own; its state until the server has it is what offline.json would give, at
+version 0. When the network is back the phone posts the same form with that link
+(games.views.new_match): the server starts the match under it, and answers a resend of the same
+start (same link, game, players and options) with the match it made, so the phone's rounds then
+go as any others, each once by its entry key. A link another match has is refused (409), with
+why in words, which the phone shows the scorer; the match stays on the phone.
 """
 
 import hashlib
@@ -25,9 +38,12 @@ from pathlib import Path
 import django
 from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from games import rules
 from games.links import get_match
 from games.models import Match
 
@@ -51,6 +67,7 @@ def app_files():
         "games/__init__.py",
         "games/urls.py",
         "games/screen.py",
+        "games/forms.py",
         "games/chart.py",
         "games/rules/*.py",
         "games/templatetags/*.py",
@@ -69,13 +86,14 @@ def app_files():
 
 
 def django_files():
-    """(name in the bundle, file) for the part of Django that draws templates, and the two
-    packages it imports (asgiref, sqlparse: Django's template tags import its http module,
+    """(name in the bundle, file) for the part of Django that draws templates and forms, and the
+    two packages it imports (asgiref, sqlparse: Django's template tags import its http module,
     which imports its database layer).
 
-    Django's Python code without the contrib apps, tests, database backends, migrations and
-    management commands, and of its locale folder only the number formats of the app's
-    languages (and its English catalog, which Django requires for the default language).
+    Django's Python code (and its forms' templates) without the contrib apps, tests, database
+    backends, migrations and management commands, and of its locale folder only the app's
+    languages: their number formats, and their catalogs (the new-match form's messages, such as
+    a number too high, are Django's own; Django requires the English one in any case).
     """
     import asgiref
     import sqlparse
@@ -94,7 +112,9 @@ def django_files():
         "django/core/management/commands/",
         "django/conf/locale/",
     )
-    files = []
+    # The widgets' templates: the new-match form (games/forms.py) is drawn on the phone too.
+    forms = site / "django" / "forms" / "templates"
+    files = [(path.relative_to(site).as_posix(), path) for path in sorted(forms.rglob("*.html"))]
     for top in (Path(module.__file__).parent for module in (django, asgiref, sqlparse)):
         for path in sorted(top.rglob("*.py")):
             name = path.relative_to(site).as_posix()
@@ -103,12 +123,9 @@ def django_files():
     locale = Path(django.__file__).parent / "conf" / "locale"
     files.append(("django/conf/locale/__init__.py", locale / "__init__.py"))
     for language in LANGUAGES:
-        for part in ("__init__.py", "formats.py"):
+        for part in ("__init__.py", "formats.py", "LC_MESSAGES/django.mo"):
             if (locale / language / part).is_file():
                 files.append((f"django/conf/locale/{language}/{part}", locale / language / part))
-    files.append(
-        ("django/conf/locale/en/LC_MESSAGES/django.mo", locale / "en" / "LC_MESSAGES" / "django.mo")
-    )
     return files
 
 
@@ -205,6 +222,11 @@ def service_worker(request):
 WORKER = {"script": None}  # drawn once per process (with DEBUG on, for every request)
 
 
+def start_pages():
+    """The pages that start a match: home and each game's new-match form."""
+    return [reverse("home")] + [reverse("new_match", args=[slug]) for slug in rules.GAMES]
+
+
 def worker_script():
     source = (ROOT / "static" / "offline" / "sw.js").read_text()
     stamp = hashlib.sha256()
@@ -216,9 +238,19 @@ def worker_script():
     config = {
         "version": f"{current['version']}-{stamp.hexdigest()[:12]}",
         "shell": shell(),
-        "manifest": "/offline/manifest.json",
+        "manifest": reverse("offline_manifest"),
+        "matchShell": reverse("offline_match"),
+        "pages": start_pages(),
     }
     return source.replace("/*CONFIG*/{}", json.dumps(config))
+
+
+@require_GET
+def match_shell(request):
+    """The match page with no match in it, for a score link this phone started with no network:
+    the service worker keeps it and answers it for a score link it has no page of (sw.js), and
+    the phone draws the match into it from what it keeps (static/offline/offline.js)."""
+    return render(request, "games/offline_match.html", {"can_score": True})
 
 
 @require_GET

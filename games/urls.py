@@ -28,6 +28,7 @@ urlpatterns = [
     # Scoring with no network (games/offline.py).
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/manifest.json", offline.manifest_view, name="offline_manifest"),
+    path("offline/match/", offline.match_shell, name="offline_match"),
     path("offline/<slug:name>-<slug:digest>.zip", offline.bundle_view, name="offline_bundle"),
     path("m/<str:public_id>/offline.json", offline.state, name="offline_state"),
 ]

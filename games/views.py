@@ -36,6 +36,7 @@ from games.models import (
     Refused,
     Round,
     RoundEvent,
+    Taken,
     position_of,
 )
 from games.templatetags.scorekeeper import because, said
@@ -78,12 +79,26 @@ def new_match(request, slug):
         raise Http404(_("There is no such game."))
     form = NewMatchForm(game, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        match = Match.objects.create(
-            game=game.slug, players=form.match["players"], options=form.match["options"]
-        )
+        players, options = form.match["players"], form.match["options"]
+        try:
+            match = Match.start(game.slug, players, options, form.cleaned_data["public_id"])
+        except Taken:
+            form.add_error("public_id", _("Another match has this score link already."))
+            return new_match_refused(request, game, form, 409)
         remember(request, match.public_id)
         return redirect("match", public_id=match.public_id)
+    if form.errors and form.data.get("public_id"):
+        return new_match_refused(request, game, form, 422)
     return render(request, "games/new_match.html", {"game": game, "form": form})
+
+
+def new_match_refused(request, game, form, status):
+    """A match a phone started with no network, refused: the form with its errors, and why as
+    data (the "startRefused" event of an HX-Trigger header) for the phone sending it
+    (static/offline/send.js), which puts the question to the scorer."""
+    response = render(request, "games/new_match.html", {"game": game, "form": form}, status=status)
+    errors = [unescape(strip_tags(error)) for field in form.errors.values() for error in field]
+    return trigger_client_event(response, "startRefused", {"message": " ".join(errors)})
 
 
 @require_GET

@@ -22,7 +22,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
-from games import offline, views
+from games import offline, rules, views
 from games.models import Match
 from tests.test_examples import MATCHES, load
 
@@ -211,6 +211,46 @@ def test_after_the_last_round_is_deleted_the_phone_numbers_the_next_round_as_the
     assert normal(drawn["html"]) == normal(at_version(server_body(match, "en"), state["version"]))
 
 
+STARTS = [
+    ("least_score", {"player_0": " Ann ", "player_1": "Bo", "threshold": "۲۵"}),
+    ("least_score", {"player_0": "Ann", "player_1": "Ann"}),
+    ("least_score", {"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"}),
+    ("least_score", {"player_0": "Ann", "player_1": "Bo", "threshold": "5000"}),
+    ("least_score", {"player_0": "Ann", "public_id": "not-a-link"}),
+    ("gongzhu", {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "player_3": "Dee"}),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
+def test_a_match_started_on_the_phone_is_checked_and_answered_as_the_server_does(bundles, language):
+    """The new-match form on the phone is the server's (games.forms.NewMatchForm): the same
+    match, or the form drawn again with the same messages, in the reader's language."""
+    from django.utils.datastructures import MultiValueDict
+
+    from games import rules
+    from games.forms import NewMatchForm
+
+    calls = [
+        (
+            "new_match",
+            {"game": slug, "form": list(form.items()), "csrf": CSRF, "language": language},
+        )
+        for slug, form in STARTS
+    ]
+    for (slug, form), answer in zip(STARTS, on_the_phone(bundles, calls), strict=True):
+        game = rules.GAMES[slug]
+        with translation.override(language):
+            server = NewMatchForm(game, MultiValueDict({k: [v] for k, v in form.items()}))
+            if server.is_valid():
+                assert answer == {"match": server.match}
+                continue
+            drawn = render_to_string(
+                "games/partials/new_match_form.html",
+                {"game": game, "form": server, "csrf_token": CSRF},
+            )
+        assert answer == {"html": drawn}
+
+
 def test_the_engine_reaches_the_phone_unchanged():
     bundle = zipfile.ZipFile(io.BytesIO(offline.BUNDLES["app"].current().data))
     for path in sorted((offline.ROOT / "games" / "rules").glob("*.py")):
@@ -242,10 +282,26 @@ def test_the_service_worker_keeps_every_file_the_match_screen_loads(client):
     for url in config["shell"]:
         assert finders.find(url.removeprefix("/static/")), url
     match = Match.objects.create(game="least_score", players=["Ann", "Bo"])
-    for link in (reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id])):
+    links = [reverse("match", args=[match.public_id]), reverse("watch", args=[match.watch_id])]
+    for link in [*links, config["matchShell"], *config["pages"]]:
         page = client.get(link).content.decode()
         loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', page))
         assert loaded and with_imports(loaded) <= set(config["shell"])
+
+
+@pytest.mark.django_db
+def test_the_service_worker_keeps_the_pages_that_start_a_match(client):
+    """Home, each game's new-match form and the match page with no match in it, into which the
+    phone draws a match it started with no network."""
+    worker = client.get("/sw.js").content.decode()
+    config = json.loads(re.search(r"const CONFIG = (\{.*?\});", worker)[1])
+    assert config["pages"] == ["/", *(f"/new/{slug}/" for slug in rules.GAMES)]
+    shell = client.get(config["matchShell"])
+    assert shell.status_code == 200
+    page = shell.content.decode()
+    for marked in ('id="match-body"', "data-offline-note", "data-offline-conflict", "offline.js"):
+        assert marked in page
+    assert "data-starting" in client.get(config["pages"][1]).content.decode()
 
 
 def with_imports(urls):

@@ -1,5 +1,7 @@
 """Home and starting a match: the form, its messages, what is stored."""
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -59,3 +61,77 @@ def test_a_bad_new_match_form_says_why_and_keeps_the_names(client, form, message
 )
 def test_a_wrong_method_is_refused(client, method, name, args, allowed):
     assert refuses(client, method, reverse(name, args=args), allowed)
+
+
+# A score link as a phone makes it (static/offline/start.js): 18 random bytes in URL-safe base64.
+PHONE_LINK = "Q2xhc3NpY2FsLXNjb3Jlcy0x"
+STARTED = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "threshold": "100"}
+
+
+def start_offline(client, public_id=PHONE_LINK, **form):
+    return client.post(
+        reverse("new_match", args=["least_score"]), {**STARTED, "public_id": public_id, **form}
+    )
+
+
+def test_a_match_started_on_a_phone_takes_the_score_link_it_made(client):
+    response = start_offline(client)
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("match", args=[PHONE_LINK])
+    assert match.public_id == PHONE_LINK
+    assert len(match.watch_id) == 24 and match.watch_id != PHONE_LINK
+    assert (match.players, match.options) == (["Ann", "Bo", "Chen"], {"threshold": 100})
+    assert client.get(reverse("watch", args=[match.watch_id])).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "public_id", ["short", PHONE_LINK + "x", PHONE_LINK[:-1] + "=", PHONE_LINK[:-1] + "/"]
+)
+def test_a_malformed_score_link_is_refused_at_its_field(client, public_id):
+    response = start_offline(client, public_id)
+    assert response.status_code == 422
+    message = "A score link made on a phone is 24 letters, digits, - or _."
+    assert message in visible(response.content.decode())
+    assert message in response["HX-Trigger"]
+    assert not Match.objects.exists()
+
+
+def test_a_score_link_another_match_has_is_refused(client):
+    start_offline(client)
+    response = start_offline(client, player_2="Dee")
+    assert response.status_code == 409
+    message = "Another match has this score link already."
+    assert message in visible(response.content.decode())
+    assert json.loads(response["HX-Trigger"]) == {"startRefused": {"message": message}}
+    assert Match.objects.get().players == ["Ann", "Bo", "Chen"]
+
+
+def test_a_watch_link_is_never_taken_as_a_score_link(client):
+    watched = Match.objects.create(game="least_score", players=["Ann", "Bo"])
+    watched.watch_id = PHONE_LINK
+    watched.save()
+    assert start_offline(client).status_code == 409
+    assert Match.objects.count() == 1
+
+
+def test_the_same_start_sent_again_is_answered_with_the_match_it_made(client):
+    """The phone's first answer was lost: the same link, game, players and options again (the
+    match's rounds go by their entry keys, so they may have landed meanwhile)."""
+    start_offline(client)
+    match = Match.objects.get()
+    match.add_round({"declarer": 0, "hands": [7, 15, 20]}, "first")
+    response = start_offline(client)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("match", args=[PHONE_LINK])
+    assert Match.objects.count() == 1 and match.rounds.count() == 1
+
+
+def test_an_offline_start_the_rules_refuse_says_why_as_data(client):
+    response = start_offline(client, player_1="Ann")
+    assert response.status_code == 422
+    assert (
+        "two players are called Ann"
+        in json.loads(response["HX-Trigger"])["startRefused"]["message"]
+    )
+    assert not Match.objects.exists()

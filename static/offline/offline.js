@@ -12,13 +12,16 @@
 
    On any match page the service worker (/sw.js) keeps the page for reopening with no network;
    a page answered from its copy, or a phone that cannot reach the server, says since when its
-   scoreboard stands. This module wires the others to htmx's events and starts them. */
+   scoreboard stands. A match started on this phone with no network (start.js) has no page yet:
+   the service worker answers its score link with the match page with no match in it, and the
+   engine draws the match there from its base (send.js starts it on the server first). This
+   module wires the others to htmx's events and starts them. */
 import { takePageState, takeState } from "./base.js";
 import * as kept from "./kept.js";
 import { canKeep, handledHere, previewHere, saveHere, startEngine } from "./scoring.js";
 import { notSaved, showBody, update } from "./screen.js";
 import { sync } from "./send.js";
-import { offline, phone, seen, warn } from "./state.js";
+import { offline, phone, seen, unsent, warn } from "./state.js";
 
 document.addEventListener("htmx:beforeRequest", (event) => {
   const elt = event.detail.elt;
@@ -56,7 +59,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
   phone.reachable = true;
   if (event.detail.elt && event.detail.elt.matches("[data-live]") && xhr.status < 400) seen();
   update();
-  if (phone.pending.length) sync();
+  if (phone.pending.length || unsent()) sync();
 });
 
 // While rounds wait to be sent the screen shows them: a live update must not hide them (the
@@ -97,7 +100,8 @@ window.addEventListener("offline", update);
 
 // A fresh copy of the page, through the service worker, which keeps what it fetches.
 function keepPage() {
-  if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return Promise.resolve();
+  const controlled = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (!controlled || phone.shell) return Promise.resolve(); // the shell is kept (sw.js)
   return fetch(phone.path + location.search, { credentials: "same-origin" })
     .then(async (response) => {
       await response.text(); // read to its end: a body left unread keeps the request open
@@ -144,8 +148,8 @@ async function start() {
   if (live && navigator.onLine) htmx.trigger(live, "poll"); // is the server there?
   whenIdle(async () => {
     await registerWorker().catch(warn);
-    if (!phone.publicId) return;
-    if (phone.pending.length) sync();
+    if (!phone.publicId || (phone.shell && !phone.base)) return; // no match here to score
+    if (phone.pending.length || unsent()) sync();
     try {
       const response = await fetch("/offline/manifest.json", { credentials: "same-origin" });
       await startEngine(await response.json());

@@ -192,6 +192,27 @@ def preview(request_text):
     return json.dumps({"html": render("games/partials/preview.html", context, language)})
 
 
+def new_match(request_text):
+    """games.views.new_match on the phone, with the same form (games.forms.NewMatchForm):
+    {"match": the match document} once the form is valid, else {"html": the form refilled as
+    typed, with why (games/partials/new_match_form.html, as the server draws it)}."""
+    from django.utils import translation
+    from django.utils.datastructures import MultiValueDict
+
+    from games import rules
+    from games.forms import NewMatchForm
+
+    request = json.loads(request_text)
+    game = rules.GAMES[request["game"]]
+    with translation.override(request.get("language", "en")):
+        form = NewMatchForm(game, MultiValueDict(form_lists(request["form"])))
+        if form.is_valid():
+            return json.dumps({"match": form.match}, ensure_ascii=False)
+    values = {"game": game, "form": form, "csrf_token": request["csrf"]}
+    html = render("games/partials/new_match_form.html", values, request.get("language", "en"))
+    return json.dumps({"html": html})
+
+
 def score(document_text):
     """rules.score on a match document: the result, or {"error": the engine's message}."""
     from games import rules

@@ -17,8 +17,8 @@ function payload(extra) {
 
 // Starts the engine; once warm, the phone can score. Its first drawing warms it up, and
 // redraws a screen kept from before the state this phone last saw (never over a newer screen a
-// live update brought, nor over what the scorer typed); then it works out the rounds kept
-// meanwhile.
+// live update brought, nor over what the scorer typed), or draws the match into the page with
+// no match in it; then it works out the rounds kept meanwhile.
 export async function startEngine(manifest) {
   if (!engine.possible(manifest)) return;
   await engine.start(manifest);
@@ -26,7 +26,8 @@ export async function startEngine(manifest) {
     if (!phone.base) return;
     const drawn = JSON.parse(await engine.call("body", payload()));
     const typed = document.querySelector("#entry[data-typed]");
-    if (!phone.pending.length && shownVersion() < phone.base.version && !typed) showBody(drawn.html);
+    const older = !phone.pending.length && shownVersion() < phone.base.version;
+    if ((phone.shell || older) && !typed) showBody(drawn.html);
   });
   phone.engine = true;
   localStorage.setItem("engine:warm", "1");

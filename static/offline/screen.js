@@ -2,7 +2,7 @@
    sent yet, a round kept while the engine warms up, the readiness mark on <html> and its line
    below the match, and the question about a waiting round. The words are the template's
    (match.html and its partials), in the reader's language. */
-import { offline, phone } from "./state.js";
+import { offline, phone, unsent } from "./state.js";
 
 const root = document.documentElement;
 const note = document.querySelector("[data-offline-note]");
@@ -27,9 +27,12 @@ function span(text) {
 
 export function update() {
   const scoringHere = phone.publicId && phone.engine && phone.base;
+  const opening = document.querySelector("#match-body [data-opening]");
+  if (opening) opening.hidden = !phone.base; // this phone keeps no such match
   if (note) {
     const lines = [];
-    if (offline() && scoringHere) lines.push(note.dataset.scoring);
+    if (phone.shell && !phone.base) lines.push(offline() ? note.dataset.notKept : note.dataset.noMatch);
+    else if (offline() && scoringHere) lines.push(note.dataset.scoring);
     else if (offline() || phone.keptAt !== null) { // a kept copy is never shown as current
       lines.push(note.dataset.asOf.replace("%(time)s", clock(phone.keptAt || phone.lastSeen || Date.now())));
     }
@@ -37,9 +40,12 @@ export function update() {
     note.replaceChildren(...lines.map(span));
     note.hidden = lines.length === 0;
   }
-  // Share, history, export, close: they need the server.
-  document.querySelectorAll("#match-body .tools").forEach((tools) => {
-    tools.hidden = offline() || phone.pending.length > 0;
+  // Share, history, export, close: they need the server, and a line says so.
+  const away = offline() || phone.pending.length > 0 || unsent();
+  document.querySelectorAll("#match-body .tools").forEach((tools) => { tools.hidden = away; });
+  document.querySelectorAll("#match-body [data-needs-network]").forEach((said) => {
+    said.textContent = unsent() ? said.dataset.unsent : said.dataset.sent;
+    said.hidden = !away;
   });
   const entry = document.getElementById("entry");
   if (entry && panel) entry.hidden = !panel.hidden;
@@ -93,12 +99,13 @@ export async function serverScreen() {
   }
 }
 
+const line = (tag, text, className = "") => Object.assign(document.createElement(tag), { textContent: text, className });
+
 // Asks the scorer about one waiting round: why (what changed meanwhile, [{what, number}]),
 // the round as typed (position, lines) and the server's refusal, if any. Resolves to true
 // when the scorer adds it as round addAs, false when they drop it.
 export function ask({ why, position, lines, refused, addAs }) {
   const words = panel.dataset;
-  const line = (tag, text, className = "") => Object.assign(document.createElement(tag), { textContent: text, className });
   // (a question kept by an earlier version of this page holds its sentences as they were said)
   const said = (change) => (typeof change === "string" ? change : words[change.what].replace("%(number)s", change.number));
   const children = why.map((change) => line("p", said(change)));
@@ -121,6 +128,25 @@ export function ask({ why, position, lines, refused, addAs }) {
   return new Promise((resolve) => {
     add.addEventListener("click", () => resolve(true), { once: true });
     drop.addEventListener("click", () => resolve(false), { once: true });
+  });
+}
+
+// Tells the scorer why the server refused to start the match this phone started with no
+// network (its rounds stay on the phone). Resolves when the scorer asks to try again.
+export function askStart(refused) {
+  const words = panel.dataset;
+  const retry = line("button", words.retry, "button primary");
+  retry.type = "button";
+  const tools = line("div", "", "tools");
+  tools.append(retry);
+  panel.replaceChildren(line("p", words.startRefused), line("p", refused, "error"), tools);
+  panel.hidden = false;
+  update();
+  return new Promise((resolve) => {
+    retry.addEventListener("click", () => {
+      endQuestion();
+      resolve();
+    }, { once: true });
   });
 }
 

@@ -1,9 +1,11 @@
 /* Sending the rounds entered offline, in order, once the server answers; when the match moved
-   meanwhile, what to ask the scorer about each waiting round (screen.js words it). */
+   meanwhile, what to ask the scorer about each waiting round (screen.js words it). A match
+   started on this phone with no network (start.js) is started on the server first, with the
+   form kept and its score link (a resend is harmless). */
 import { fetchState, keep } from "./base.js";
 import * as kept from "./kept.js";
-import { ask, asking, endQuestion, serverScreen, update } from "./screen.js";
-import { csrf, newKey, phone, serial, warn } from "./state.js";
+import { ask, askStart, asking, endQuestion, serverScreen, update } from "./screen.js";
+import { csrf, newKey, phone, serial, unsent, warn } from "./state.js";
 
 const RETRY_MS = 10000;
 const sending = { run: null, lastFailure: 0 };
@@ -61,10 +63,13 @@ export function sync(force) {
 }
 
 async function send() {
+  if (!phone.base) phone.base = await kept.bases.get(phone.publicId);
+  const starting = unsent();
+  if (starting && !(await startMatch())) return undefined;
   for (let step = 0; step < 1000; step += 1) {
     phone.pending = await kept.pending.of(phone.publicId);
-    if (!phone.pending.length) return step ? finish() : undefined; // nothing was waiting: as it was
-    if (!phone.base) phone.base = await kept.bases.get(phone.publicId);
+    // Nothing waits: the screen stays as it is, unless this run sent or started something.
+    if (!phone.pending.length) return step || starting ? finish() : undefined;
     const server = await fetchState();
     // This phone's rounds the server holds by their keys: sent, if it holds what was typed (a
     // round the engine has not worked out yet is only what was typed, as the server read it).
@@ -106,8 +111,24 @@ async function send() {
   return undefined;
 }
 
+// Posts a form kept on the phone (fields: [[name, value], ...]) with its own CSRF token.
+function postForm(url, form, fields) {
+  const token = (fields.find(([name]) => name === "csrfmiddlewaretoken") || [])[1] || csrf();
+  return fetch(url, {
+    method: "POST", body: form, credentials: "same-origin", redirect: "manual",
+    headers: { "X-CSRFToken": token },
+  });
+}
+
+// Why the server refused a form, as it says so (games/views.py): the message of the event of
+// its HX-Trigger header.
+function refusal(response, event) {
+  const events = JSON.parse(response.headers.get("HX-Trigger") || "{}");
+  return events[event] ? events[event].message : "";
+}
+
 // Sends one round as its form was typed, under its key: null once stored, else why the server
-// refused it (games/views.py says so as data: the saveRefused event of its HX-Trigger header).
+// refused it (the saveRefused event).
 async function post(record, version) {
   const form = new URLSearchParams();
   record.fields.forEach(([name, value]) => {
@@ -115,24 +136,35 @@ async function post(record, version) {
   });
   form.append("entry_key", record.key);
   form.append("version", String(version));
-  const token = (record.fields.find(([name]) => name === "csrfmiddlewaretoken") || [])[1] || csrf();
-  const response = await fetch(`/m/${phone.publicId}/rounds/`, {
-    method: "POST", body: form, credentials: "same-origin", redirect: "manual",
-    headers: { "X-CSRFToken": token },
-  });
+  const response = await postForm(`/m/${phone.publicId}/rounds/`, form, record.fields);
   if (response.type === "opaqueredirect" || response.ok) return null;
-  if (response.status === 422) {
-    const events = JSON.parse(response.headers.get("HX-Trigger") || "{}");
-    return events.saveRefused ? events.saveRefused.message : "";
-  }
+  if (response.status === 422) return refusal(response, "saveRefused");
   throw new Error("the server answered " + response.status); // a 403 or 5xx: later
+}
+
+// Starts on the server the match started here, with the new-match form as it was sent here and
+// the score link made here: true once the server has it (its state is the base from then on);
+// false when it refused it (the startRefused event), and the scorer is told why in its words.
+async function startMatch() {
+  const { path, fields } = phone.base.create;
+  const response = await postForm(path, new URLSearchParams(fields), fields);
+  if (response.type === "opaqueredirect") {
+    await keep(await fetchState());
+    return true;
+  }
+  if (response.status !== 409 && response.status !== 422) {
+    throw new Error("the server answered " + response.status); // a 403, 429 or 5xx: later
+  }
+  askStart(refusal(response, "startRefused")).then(() => sync(true));
+  return false;
 }
 
 async function finish() {
   phone.pending = [];
   await kept.views.drop(phone.publicId);
   endQuestion();
-  await serverScreen();
+  if (phone.shell) location.reload(); // the server's page of the match, now that it has it
+  else await serverScreen();
 }
 
 // Over the server's screen as it is now, the question about record; the answer comes later.

@@ -3,6 +3,9 @@
 const root = document.documentElement;
 const path = location.pathname;
 const scoring = path.match(/^\/m\/([^/]+)\/$/);
+// The match page with no match in it (games/offline.py match_shell), which the service worker
+// keeps: the phone draws the match from what it keeps (a match it started with no network).
+const shell = Boolean(document.querySelector("meta[name=offline-shell]"));
 
 export const phone = {
   path,
@@ -15,12 +18,18 @@ export const phone = {
   warmBefore: localStorage.getItem("engine:warm") === "1",
   base: null, // the match as the server had it when the phone last saw it (offline.json)
   pending: [], // rounds entered on this phone and not yet sent, oldest first
-  pageKept: !("serviceWorker" in navigator && window.isSecureContext), // nowhere to keep it
+  // The page is kept for reopening with no network (the shell always is; without a service
+  // worker there is nowhere to keep it).
+  pageKept: shell || !("serviceWorker" in navigator && window.isSecureContext),
   // The service worker answered with its copy of the page (sw.js marks it): when the server
   // sent that copy, until the server answers this page.
   keptAt: "keptAt" in root.dataset ? Number(root.dataset.keptAt) : null,
   lastSeen: Number(localStorage.getItem("seen:" + path)) || null, // the last live check answered
+  shell, // the match page with no match in it
 };
+
+// The match was started on this phone with no network, and the server does not have it yet.
+export const unsent = () => Boolean(phone.base && phone.base.create);
 
 export const offline = () => !navigator.onLine || !phone.reachable;
 
@@ -39,8 +48,9 @@ export function serial(work) {
   return run;
 }
 
-export function newKey() {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
+// A random key (an entry key) or link (a match's score link, 18 bytes) in URL-safe base64.
+export function newKey(size = 12) {
+  const bytes = crypto.getRandomValues(new Uint8Array(size));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
 }
 

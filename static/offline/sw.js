@@ -6,6 +6,12 @@
      the last copy otherwise, a page marked as a copy; static/offline/offline.js asks for a
      fresh copy whenever the match changes. A redraw htmx asks for never gets the last copy:
      it wants the server's screen as it is now, and waits for it or is told the network failed;
+   - the home page and each game's new-match page, kept when the worker is installed so that a
+     match can be started with no network (static/offline/start.js): network first, the copy
+     otherwise;
+   - the match page with no match in it (CONFIG.matchShell): the answer for a score link with
+     no page kept and no answer from the server, or one the server does not know (yet: a match
+     started with no network); the phone draws the match into it if it keeps it (offline.js);
    - the Python runtime and the engine's bundles: their names change with their content, so a
      kept copy is used as it is, fetched once;
    - never a POST, a live check or the match state (offline.json): those need the server. */
@@ -16,10 +22,13 @@ const PAGES = "pages";
 const RUNTIME = "runtime";
 const PAGE_WAIT_MS = 5000;
 const MATCH_PAGE = /^\/[mw]\/[^/]+\/$/;
+const SCORE_PAGE = /^\/m\/[^/]+\/$/;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll([...CONFIG.shell, CONFIG.manifest]))
-    .then(() => self.skipWaiting()));
+  event.waitUntil(Promise.all([
+    caches.open(SHELL).then((cache) => cache.addAll([...CONFIG.shell, CONFIG.manifest, CONFIG.matchShell])),
+    caches.open(PAGES).then((cache) => cache.addAll(CONFIG.pages)),
+  ]).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -82,6 +91,20 @@ async function marked(kept) {
   return new Response(html, { status: kept.status, statusText: kept.statusText, headers });
 }
 
+// A score link's page: as any match page, but where there is no page to show (no answer and no
+// copy, or the server knows no such match) the match page with no match in it, which the phone
+// fills if it keeps the match (a match started with no network, not on the server yet).
+async function scorePage(request) {
+  let answer = null; // none: no network, and no copy
+  try {
+    answer = await networkFirst(request, PAGES, PAGE_WAIT_MS, marked);
+    if (answer.status !== 404) return answer;
+  } catch {}
+  const shell = await caches.match(CONFIG.matchShell);
+  if (!shell) return answer || Response.error();
+  return answer ? new Response(shell.body, { status: 404, headers: shell.headers }) : shell;
+}
+
 async function keptFirst(request) {
   const kept = await caches.match(request, { ignoreVary: true });
   if (kept) return kept;
@@ -110,6 +133,10 @@ self.addEventListener("fetch", (event) => {
   } else if (MATCH_PAGE.test(path)) {
     // A redraw htmx asks for wants the server's screen as it is now: it waits for the network.
     const redraw = request.headers.has("HX-Request");
-    event.respondWith(networkFirst(request, PAGES, redraw ? 0 : PAGE_WAIT_MS, redraw ? null : marked));
+    if (redraw) event.respondWith(networkFirst(request, PAGES, 0, null));
+    else if (SCORE_PAGE.test(path)) event.respondWith(scorePage(request));
+    else event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, marked));
+  } else if (CONFIG.pages.includes(path)) {
+    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, asItIs));
   }
 });

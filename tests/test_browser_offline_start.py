@@ -1,0 +1,184 @@
+"""Starting a match with no network: a phone that has used the app once opens the new-match
+form offline, starts the match there (its score link made on the phone), scores it, and the
+server gets it once, with its rounds once, when the network is back.
+
+The offline runtime is fetched by `make` (scripts/fetch-pyodide, which needs npm): without it
+these tests are skipped, saying so.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import rules
+from games.models import Match
+from games.offline import runtime_ready
+from tests.conftest import screenshot
+from tests.test_browser_offline import HANDS, fill_round, ready, save_round, totals
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not runtime_ready(),
+        reason="the offline runtime (Pyodide) is not fetched: `make offline-runtime` needs npm",
+    ),
+]
+
+
+def shots(page, name):
+    """Screenshots of the page in the light scheme and the dark one."""
+    screenshot(page, name)
+    page.emulate_media(color_scheme="dark")
+    screenshot(page, f"{name}-dark")
+    page.emulate_media(color_scheme="light")
+
+
+def used_once(page):
+    """The phone opens a match online until it can score with no network: the app is kept."""
+    used = Match.objects.create(game="least_score", players=["Xi", "Yu"])
+    page.goto(f"/m/{used.public_id}/")
+    ready(page)
+    return used
+
+
+def fill_start(page, players):
+    """With no network, the new-match form from the home page, filled and sent."""
+    page.context.set_offline(True)
+    page.goto("/")
+    page.locator("a[href='/new/least_score/']").click()
+    for seat, name in enumerate(players):
+        page.locator(f"input[name=player_{seat}]").fill(name)
+    page.get_by_role("button", name="Start").click()
+
+
+def start_offline(page, players):
+    """A match started with no network: its score link, made on the phone."""
+    fill_start(page, players)
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible(timeout=90_000)
+    return re.fullmatch(r".*/m/([A-Za-z0-9_-]{24})/", page.url)[1]
+
+
+def test_a_match_started_offline_reaches_the_server_once_with_its_rounds(phone):
+    page = phone
+    used = used_once(page)
+    public_id = start_offline(page, ["Ann", "Bo", "Chen"])
+    ready(page)
+    for number, (declarer, hands) in enumerate(HANDS, 1):
+        fill_round(page, declarer, hands)
+        save_round(page, number)
+    shown = totals(page)
+    note = page.locator("[data-offline-note]")
+    expect(note).to_contain_text("Rounds waiting to be sent: 3")
+    needs = page.locator("[data-needs-network]")
+    expect(needs).to_have_text(
+        "Share, history, export and closing the match need the network: this match reaches "
+        "the server when the phone is back online."
+    )
+    expect(page.get_by_role("link", name="Share")).to_be_hidden()
+    shots(page, "offline-start-three-rounds")
+    assert Match.objects.count() == 1
+
+    page.context.set_offline(False)
+    expect(note).to_be_hidden(timeout=30_000)
+    expect(page.locator("#offline-state")).to_have_count(1)  # the server's page of the match
+    match = Match.objects.exclude(pk=used.pk).get()
+    assert match.public_id == public_id
+    assert match.players == ["Ann", "Bo", "Chen"]
+    entries = [{"declarer": d, "hands": h} for d, h in HANDS]
+    assert [r.entry for r in match.rounds.order_by("number")] == entries
+    assert [str(t) for t in rules.score(match.document())["totals"]] == shown == totals(page)
+
+    page.get_by_role("link", name="Share").click()
+    page.locator(f".share a[href$='/w/{match.watch_id}/']").click()
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
+    assert page.locator(".scoreboard tfoot td").all_inner_texts() == shown
+    assert Match.objects.count() == 2
+
+
+def test_a_form_the_rules_refuse_offline_is_drawn_again_with_why(phone):
+    """Checked on the phone by the server's own form: the same message, what was typed kept."""
+    page = phone
+    used_once(page)
+    fill_start(page, ["Ann", "Ann"])
+    expect(page.locator("#new-match")).to_contain_text("two players are called Ann", timeout=90_000)
+    expect(page.locator("input[name=player_1]")).to_have_value("Ann")
+    assert page.url.endswith("/new/least_score/")
+    shots(page, "offline-start-refused-form")
+    page.locator("input[name=player_1]").fill("Bo")
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible(timeout=30_000)
+    assert Match.objects.count() == 1
+
+    page.goto("/m/AAAAAAAAAAAAAAAAAAAAAAAA/")  # a score link this phone does not keep
+    expect(page.locator("[data-offline-note]")).to_have_text(
+        "Offline: this phone does not keep this match."
+    )
+    shots(page, "offline-start-not-kept")
+
+
+def test_a_start_the_server_refuses_is_told_to_the_scorer_and_kept(phone):
+    """Another match has the link by the time the phone is back (it never happens by chance):
+    the scorer is told why in the server's words, and the match stays on the phone."""
+    page = phone
+    used_once(page)
+    public_id = start_offline(page, ["Ann", "Bo"])
+    ready(page)
+    fill_round(page, 0, [7, 15])
+    save_round(page, 1)
+    Match.objects.create(public_id=public_id, game="least_score", players=["Xi", "Yu"])
+    page.context.set_offline(False)
+    panel = page.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text(
+        "The server did not start this match, which this phone started with no network:",
+        timeout=30_000,
+    )
+    expect(panel).to_contain_text("Another match has this score link already.")
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    shots(page, "offline-start-refused-by-the-server")
+    Match.objects.filter(public_id=public_id).delete()
+    panel.get_by_role("button", name="Try again").click()
+    expect(page.locator("#offline-state")).to_have_count(1, timeout=30_000)
+    assert Match.objects.get(public_id=public_id).rounds.count() == 1
+
+
+def test_a_start_the_network_fails_is_made_on_the_phone_and_sent_later(phone):
+    """The phone believes it is online, but the form cannot reach the server: the match is
+    started on the phone under the link it made, and on the server once it answers again."""
+    page = phone
+    used_once(page)
+    posted = []
+
+    def refuse(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        posted.append(route.request.post_data)
+        return route.abort("connectionrefused")
+
+    page.route("**/new/least_score/", refuse)
+    page.goto("/new/least_score/")
+    page.locator("input[name=player_0]").fill("Ann")
+    page.locator("input[name=player_1]").fill("Bo")
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible(timeout=90_000)
+    public_id = re.fullmatch(r".*/m/([A-Za-z0-9_-]{24})/", page.url)[1]
+    assert f"public_id={public_id}" in posted[0]
+    assert Match.objects.count() == 1
+
+    page.unroute("**/new/least_score/")
+    expect(page.locator("#offline-state")).to_have_count(1, timeout=30_000)
+    assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
+
+
+def test_online_the_form_starts_the_match_on_the_server_under_the_phones_link(phone):
+    page = phone
+    used_once(page)
+    page.goto("/new/least_score/")
+    page.locator("input[name=player_0]").fill("Ann")
+    page.locator("input[name=player_1]").fill("Bo")
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator("#offline-state")).to_have_count(1)
+    public_id = re.fullmatch(r".*/m/([A-Za-z0-9_-]{24})/", page.url)[1]
+    assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
+    assert Match.objects.count() == 2
