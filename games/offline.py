@@ -11,8 +11,9 @@ its content, so a phone keeps it until it changes:
   tags, the templates, the compiled translations and static/offline/phone.py, which builds the
   screen's context on the phone);
 - manifest.json: where the runtime and the current bundles are;
-- /sw.js: the service worker (static/offline/sw.js), which keeps the app shell, the home and
-  new-match pages, and each opened match on the phone;
+- /sw.js: the service worker (static/offline/sw.js), which keeps the app shell, the home,
+  History and new-match pages, and each opened match on the phone (static/offline/listed.js
+  lists on home and History the matches the phone keeps that a kept copy does not);
 - /offline/match/: the match page with no match in it, for a match started on the phone with
   no network (its score link made there): the phone draws the match into it;
 - /m/<score link>/offline.json: the match as the server has it, which the phone's own rounds
@@ -222,9 +223,11 @@ def service_worker(request):
 WORKER = {"script": None}  # drawn once per process (with DEBUG on, for every request)
 
 
-def start_pages():
-    """The pages that start a match: home and each game's new-match form."""
-    return [reverse("home")] + [reverse("new_match", args=[slug]) for slug in rules.GAMES]
+def kept_pages():
+    """The pages the service worker keeps for opening with no network: home, History (which
+    list this phone's matches) and each game's new-match form."""
+    games = [reverse("new_match", args=[slug]) for slug in rules.GAMES]
+    return [reverse("home"), reverse("matches"), *games]
 
 
 def worker_script():
@@ -240,7 +243,7 @@ def worker_script():
         "shell": shell(),
         "manifest": reverse("offline_manifest"),
         "matchShell": reverse("offline_match"),
-        "pages": start_pages(),
+        "pages": kept_pages(),
     }
     return source.replace("/*CONFIG*/{}", json.dumps(config))
 

@@ -182,3 +182,20 @@ def test_online_the_form_starts_the_match_on_the_server_under_the_phones_link(ph
     public_id = re.fullmatch(r".*/m/([A-Za-z0-9_-]{24})/", page.url)[1]
     assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
     assert Match.objects.count() == 2
+
+
+def test_home_and_history_list_a_match_started_offline(phone):
+    """With no network, the kept home and History pages list the match started on the phone,
+    saying it is not on the server yet; its link opens it."""
+    page = phone
+    used_once(page)
+    public_id = start_offline(page, ["Ann", "Bo"])
+    for path in ("/", "/matches/"):
+        page.goto(path)
+        kept = page.locator(f".kept-matches a[href='/m/{public_id}/']")
+        expect(kept).to_contain_text("Least Score")
+        expect(kept).to_contain_text("Ann, Bo")
+        expect(kept).to_contain_text("Started on this phone: it reaches the server when")
+    shots(page, "offline-history-kept")
+    page.locator(f".kept-matches a[href='/m/{public_id}/']").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible(timeout=90_000)

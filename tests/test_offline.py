@@ -290,18 +290,20 @@ def test_the_service_worker_keeps_every_file_the_match_screen_loads(client):
 
 
 @pytest.mark.django_db
-def test_the_service_worker_keeps_the_pages_that_start_a_match(client):
-    """Home, each game's new-match form and the match page with no match in it, into which the
-    phone draws a match it started with no network."""
+def test_the_service_worker_keeps_the_pages_that_start_and_find_a_match(client):
+    """Home, History, each game's new-match form and the match page with no match in it, into
+    which the phone draws a match it started with no network."""
     worker = client.get("/sw.js").content.decode()
     config = json.loads(re.search(r"const CONFIG = (\{.*?\});", worker)[1])
-    assert config["pages"] == ["/", *(f"/new/{slug}/" for slug in rules.GAMES)]
+    assert config["pages"] == ["/", "/matches/", *(f"/new/{slug}/" for slug in rules.GAMES)]
     shell = client.get(config["matchShell"])
     assert shell.status_code == 200
     page = shell.content.decode()
     for marked in ('id="match-body"', "data-offline-note", "data-offline-conflict", "offline.js"):
         assert marked in page
-    assert "data-starting" in client.get(config["pages"][1]).content.decode()
+    assert "data-starting" in client.get(config["pages"][2]).content.decode()
+    for listing in config["pages"][:2]:  # the matches the phone keeps are listed there too
+        assert "offline/listed.js" in client.get(listing).content.decode()
 
 
 def with_imports(urls):

@@ -1,4 +1,5 @@
-"""The match as the server drew it, for a scoring phone's offline engine (static/offline/).
+"""The match as the server drew it, for a scoring phone's offline engine (static/offline/), and
+the words a page lists kept matches with.
 
 Every match body a score link gets (the page, a save's answer) carries the match document at the
 version drawn, or the round a save added to it, so the rounds a phone enters offline follow
@@ -10,6 +11,10 @@ import json
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+
+from games import rules
+from games.templatetags.scorekeeper import separator
 
 register = template.Library()
 ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
@@ -38,3 +43,16 @@ def offline_state(context):
         state["last"] = context["last"]
     text = json.dumps(state, ensure_ascii=False).translate(ESCAPES)
     return format_html('<template id="offline-state">{}</template>', mark_safe(text))
+
+
+@register.simple_tag
+def game_names():
+    """{game slug: its name in the reader's language}, as JSON (static/offline/listed.js names
+    the matches a phone keeps with it)."""
+    return json.dumps({slug: gettext(game.name) for slug, game in rules.GAMES.items()})
+
+
+@register.simple_tag
+def list_separator():
+    """What the reader's language writes between two names."""
+    return separator()

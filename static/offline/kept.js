@@ -30,6 +30,7 @@ async function store(name, mode, work) {
 }
 
 export const bases = {
+  all: () => store("bases", "readonly", (s) => s.getAll()),
   get: (publicId) => store("bases", "readonly", (s) => s.get(publicId)),
   put: (state) => store("bases", "readwrite", (s) => s.put(state)),
 };

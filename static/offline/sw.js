@@ -6,9 +6,9 @@
      the last copy otherwise, a page marked as a copy; static/offline/offline.js asks for a
      fresh copy whenever the match changes. A redraw htmx asks for never gets the last copy:
      it wants the server's screen as it is now, and waits for it or is told the network failed;
-   - the home page and each game's new-match page, kept when the worker is installed so that a
-     match can be started with no network (static/offline/start.js): network first, the copy
-     otherwise;
+   - the home page, History and each game's new-match page, kept when the worker is installed
+     so that a match can be started and found with no network (static/offline/start.js,
+     listed.js): network first, the copy otherwise;
    - the match page with no match in it (CONFIG.matchShell): the answer for a score link with
      no page kept and no answer from the server, or one the server does not know (yet: a match
      started with no network); the phone draws the match into it if it keeps it (offline.js);
