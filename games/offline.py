@@ -19,6 +19,13 @@ its content, so a phone keeps it until it changes:
 - /m/<score link>/offline.json: the match as the server has it, which the phone's own rounds
   build on until they are sent.
 
+A past round changed or deleted with no network, or the match closed or reopened, is the same:
+its form drawn on the phone (games/partials/offline_round.html, the close form), checked by the
+engine as games/views.py checks it, kept in order with the new rounds and posted to the same
+URL when the network is back (static/offline/send.js: a change already made, say after a lost
+answer, is not sent again; another phone's change to the same round meanwhile is asked about).
+Restoring a deleted round needs the server (the history page).
+
 A match started with no network (static/offline/start.js) is checked on the phone by the
 server's own new-match form (games.forms.NewMatchForm), and its score link is made there, as
 the server makes its own; its state until the server has it is what offline.json would give, at

@@ -6,10 +6,11 @@ Shared as it is by the server (games/views.py, games/models.py) and by the phone
 """
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games import rules
 from games.rules.base import gettext_noop
-from games.templatetags.scorekeeper import phrase, said
+from games.templatetags.scorekeeper import because, phrase, said
 
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 CLOSED = gettext_noop("The match is closed: reopen it to add a round.")
@@ -95,6 +96,20 @@ def in_words(refusal, drawn):
     if refusal.round == len(drawn["table"].rounds) + 1:
         return phrase(refusal.phrase)
     return said(refusal)
+
+
+def refusal(error):
+    """A change refused by the engine, in the reader's words."""
+    if error.phrase.text == "the match is already finished":
+        return _("this change would end the match before round %(number)s") % {
+            "number": error.round
+        }
+    return said(error)
+
+
+def cannot_delete(error):
+    """Why a round cannot be deleted (the engine's error), in the reader's words."""
+    return because(_("This round cannot be deleted: %(why)s"), refusal(error))
 
 
 def preview_lines(drawn, read_entry):

@@ -39,7 +39,7 @@ from games.models import (
     Taken,
     position_of,
 )
-from games.templatetags.scorekeeper import because, said
+from games.templatetags.scorekeeper import because
 from scorekeeper.limits import limited
 
 # What differs per phone in a page drawn once per version: filled in for each phone.
@@ -220,15 +220,6 @@ def showing_all(request):
     return request.GET.get("rounds") == "all"
 
 
-def refusal(error):
-    """A change refused by the engine, in the reader's words."""
-    if error.phrase.text == "the match is already finished":
-        return _("this change would end the match before round %(number)s") % {
-            "number": error.round
-        }
-    return said(error)
-
-
 def conflict_message(match, form):
     """What the phone that lost a race is told (the form posts which round it was for)."""
     typed_round = form.cleaned_data.get("round") if form.is_valid() else None
@@ -324,7 +315,7 @@ def changed(match, number, form):
     except (Conflict, Round.DoesNotExist):
         return conflict_message(match, form)
     except Refused as refused:
-        return refusal(refused.error)
+        return screen.refusal(refused.error)
     return None
 
 
@@ -354,7 +345,9 @@ def round_edit(request, public_id, number):
 
 
 def render_round(request, match, stored, position, entry, error, before=None):
-    """The page of one past round: its entry form, its history, delete."""
+    """The page of one past round: its entry form, its history, delete; a refused change or
+    delete says why as data too (the "saveRefused" event, for a phone sending the changes it
+    kept offline: static/offline/send.js)."""
     if before is None:
         before = screen.table_before(match.document([r.entry for r in stored]), position)
     context = {
@@ -368,7 +361,10 @@ def render_round(request, match, stored, position, entry, error, before=None):
         "events": described(match, stored[position].events.all()),
         "extra": match.rules.entry_context(before, entry),
     }
-    return render(request, "games/round_edit.html", context, status=422 if error else 200)
+    response = render(request, "games/round_edit.html", context, status=422 if error else 200)
+    if error:
+        trigger_client_event(response, "saveRefused", {"message": unescape(strip_tags(error))})
+    return response
 
 
 @require_POST
@@ -383,7 +379,7 @@ def round_delete(request, public_id, number):
     except Conflict:
         error = conflict_message(match, form)
     except Refused as refused:
-        error = because(_("This round cannot be deleted: %(why)s"), refusal(refused.error))
+        error = screen.cannot_delete(refused.error)
     return render_round(request, match, stored, position, stored[position].entry, error)
 
 
@@ -437,7 +433,7 @@ def round_restore(request, public_id, number):
     except Round.DoesNotExist:
         raise Http404(_("There is no such round.")) from None
     except Refused as refused:
-        why = because(_("This round cannot be restored: %(why)s"), refusal(refused.error))
+        why = because(_("This round cannot be restored: %(why)s"), screen.refusal(refused.error))
         return render_history(request, match, why)
     return redirect("match", public_id=match.public_id)
 

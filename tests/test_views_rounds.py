@@ -204,6 +204,22 @@ def test_deleting_a_round_recomputes_and_refuses_when_later_rounds_break(client)
     assert list(Round.objects.filter(deleted=None).values_list("number", flat=True)) == [1, 2]
 
 
+def test_a_refused_change_or_delete_says_why_as_data_too(client):
+    """A phone sending the changes it kept offline reads why the server refused one."""
+    match = new_least_score(client, threshold="25")
+    post_round(client, match, 0, 7, 15, 20)
+    post_round(client, match, 1, 9, 5, 4)
+    post_round(client, match, 2, 14, "", 3)
+    edit = {"declarer": "1", "hand-0": "9", "hand-1": "3", "hand-2": "4", "version": "3"}
+    changed = client.post(reverse("round_edit", args=[match.public_id, 2]), edit)
+    assert refused_because(changed) == "round 3: Bo's hand is missing"
+    deleted = client.post(reverse("round_delete", args=[match.public_id, 2]), {"version": "3"})
+    assert refused_because(deleted) == "This round cannot be deleted: round 2: Bo's hand is missing"
+    moved = client.post(reverse("round_delete", args=[match.public_id, 3]), {"version": "2"})
+    assert refused_because(moved).startswith("the match was just changed from another phone")
+    assert "HX-Trigger" not in client.get(reverse("round_edit", args=[match.public_id, 2]))
+
+
 def test_closing_by_hand_names_the_winner_and_hides_the_form(client):
     match = new_least_score(client)
     post_round(client, match, 0, 7, 15, 20)

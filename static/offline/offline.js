@@ -4,11 +4,13 @@
    then on, a round saved while the server cannot be reached is worked out on the phone
    (scoring.js): the same entry form, checks, messages and scoreboard, drawn by the same code
    (a round saved while the engine still warms up is kept at once, and worked out once it is).
-   Each such round is kept in IndexedDB (kept.js) with its entry key and the state it follows
-   (base.js), so closing the browser loses nothing. When the server answers again the rounds are
-   sent in order to the usual save URL (send.js; the entry key makes a resend harmless), unless
-   the match moved meanwhile: then the phone says what changed and the scorer adds or drops each
-   waiting round (screen.js).
+   Offline a past round is changed or deleted, and the match closed or reopened, the same way:
+   the round's form drawn on the phone, the change checked by the engine. Each such round or
+   change is kept in IndexedDB (kept.js) with the state it follows (base.js), so closing the
+   browser loses nothing. When the server answers again they are sent in order to the usual URLs
+   (send.js; a resend is harmless: a round's entry key, a change already made), unless the match
+   moved meanwhile: then the phone says what changed and the scorer adds or drops each waiting
+   round or change (screen.js).
 
    On any match page the service worker (/sw.js) keeps the page for reopening with no network;
    a page answered from its copy, or a phone that cannot reach the server, says since when its
@@ -18,8 +20,10 @@
    module wires the others to htmx's events and starts them. */
 import { takePageState, takeState } from "./base.js";
 import * as kept from "./kept.js";
-import { canKeep, handledHere, previewHere, saveHere, startEngine } from "./scoring.js";
-import { notSaved, showBody, update } from "./screen.js";
+import {
+  canKeep, canScore, changeHere, handledHere, openRound, previewHere, saveHere, showMatch, startEngine,
+} from "./scoring.js";
+import { asking, canAsk, notSaved, showBody, update } from "./screen.js";
 import { sync } from "./send.js";
 import { offline, phone, seen, unsent, warn } from "./state.js";
 
@@ -84,11 +88,34 @@ document.addEventListener("htmx:afterSettle", (event) => {
   later.keepPage = setTimeout(keepPage, 300);
 });
 
-// With no network a link on the match screen (a round's page, every round) would open the
-// browser's own error page: it stays put, under the note that says the phone is offline.
+// With no network, or while changes wait to be sent, the server's pages of the match are not
+// the match as this phone has it: a round's link opens its form drawn here, and a change made
+// from it (or from the close form) is worked out here. Any other link would open the browser's
+// own error page: it stays put, under the note that says the phone is offline.
+const changedHere = () => canScore() && canAsk && !asking() && (offline() || phone.pending.length > 0);
+const ROUND = /^\/m\/[^/]+\/rounds\/(\d+)\/$/;
+const CHANGE = /\/(rounds\/\d+\/(delete\/)?|close\/)$/;
+
 document.addEventListener("click", (event) => {
   const link = event.target.closest && event.target.closest("#match-body a[href]");
-  if (link && offline()) event.preventDefault();
+  if (!link) return;
+  const round = ROUND.exec(new URL(link.href).pathname);
+  if (link.matches("[data-offline-back]")) {
+    event.preventDefault();
+    showMatch();
+  } else if (round && changedHere()) {
+    event.preventDefault();
+    openRound(Number(round[1]));
+  } else if (offline()) {
+    event.preventDefault();
+  }
+}, true);
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!form.closest("#match-body") || !CHANGE.test(new URL(form.action).pathname) || !changedHere()) return;
+  event.preventDefault();
+  changeHere(form);
 }, true);
 
 window.addEventListener("online", () => {

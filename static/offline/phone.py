@@ -76,32 +76,58 @@ def _nothing(*args, **kwargs):
 class Match:
     """What the templates read of a match: its links, version and whether it is closed."""
 
-    def __init__(self, state):
+    def __init__(self, state, closed):
         self.public_id = state["public_id"]
         self.watch_id = None  # a scoring phone never draws the watch link
         self.version = state["version"]
-        self.closed = bool(state["document"].get("closed"))
+        self.closed = closed
         self.rematch_of_id = None  # the series block needs the server
 
 
-def board(state, pending):
-    """The board of the rounds the server had, then the rounds entered on the phone, numbered
-    as the server will number them."""
+def changed(state, changes):
+    """(document, numbers): the rounds the server had with the phone's changes to them applied
+    in order (a change puts its entry in place of round number, a delete takes it out, a close
+    closes or reopens the match)."""
+    rounds = dict(zip(state["numbers"], state["document"]["rounds"]))
+    closed = bool(state["document"].get("closed"))
+    for change in changes:
+        if change["kind"] == "close":
+            closed = bool(change["closed"])
+        elif change["kind"] == "delete":
+            rounds.pop(change["number"], None)
+        elif change["number"] in rounds:
+            rounds[change["number"]] = change["entry"]
+    return {**state["document"], "rounds": list(rounds.values()), "closed": closed}, list(rounds)
+
+
+def match_now(request):
+    """(document, numbers, last) of the match as the phone has it: the rounds the server had
+    with the phone's changes, then the rounds entered on the phone, numbered as the server will
+    number them."""
     from games import screen
 
-    document = {**state["document"], "rounds": [*state["document"]["rounds"], *pending]}
-    numbers = [*state["numbers"], *screen.next_numbers(state["last"], len(pending))]
-    return screen.board(document, numbers, max([state["last"], *numbers]))
+    state, pending = request["state"], request.get("pending", [])
+    document, numbers = changed(state, request.get("changes", []))
+    document["rounds"] += pending
+    numbers += screen.next_numbers(state["last"], len(pending))
+    return document, numbers, max([state["last"], *numbers])
+
+
+def board(request):
+    """The board of the match as the phone has it (match_now)."""
+    from games import screen
+
+    return screen.board(*match_now(request))
 
 
 def context(request, entry=None, error=None):
     """The match screen's context for a scoring phone (games.screen.context)."""
     from games import screen
 
-    drawn = board(request["state"], request.get("pending", []))
+    drawn = board(request)
     values = screen.context(
         drawn,
-        Match(request["state"]),
+        Match(request["state"], drawn["closed"]),
         True,
         bool(request.get("show_all")),
         entry=entry,
@@ -143,7 +169,7 @@ def form_lists(fields):
 def read(request):
     """(board, reader, language): the board the typed round follows, what reads the typed form
     into a round entry for a table, and the reader's language."""
-    drawn = board(request["state"], request.get("pending", []))
+    drawn = board(request)
     typed = form_lists(request["form"])
     return (
         drawn,
@@ -190,6 +216,106 @@ def preview(request_text):
     lines, refusal = screen.preview_lines(drawn, reader)
     context = {"lines": lines, "error": in_words(refusal, drawn, language)}
     return json.dumps({"html": render("games/partials/preview.html", context, language)})
+
+
+def round_form(request_text):
+    """games.views.round_edit's form on the phone: round number as the phone has it."""
+    request = json.loads(request_text)
+    document, numbers, _last = match_now(request)
+    return json.dumps({"html": draw_round(request, document, numbers, request["number"])})
+
+
+def draw_round(request, document, numbers, number, entry=None, error=None):
+    """The form of round number (games/partials/offline_round.html), refilled with entry (else
+    the round as it stands) and why it was refused."""
+    from games import rules, screen
+
+    position = numbers.index(number)
+    before = screen.table_before(document, position)
+    game = rules.start({**document, "rounds": []})[0]
+    entry = document["rounds"][position] if entry is None else entry
+    values = {
+        "match": Match(request["state"], bool(document["closed"])),
+        "game": game,
+        "table": before,
+        "entry": entry,
+        "error": error,
+        "round_number": position + 1,
+        "stored_round": {"number": number},
+        "extra": game.entry_context(before, entry),
+        "csrf_token": request["csrf"],
+    }
+    return render("games/partials/offline_round.html", values, request.get("language", "en"))
+
+
+def change(request_text):
+    """A change to the match on the phone (games.views.round_edit, round_delete, match_close),
+    checked by the engine as the server checks it: {"change", "position" (its round's place),
+    "lines" (what a changed round scores now), "html" (the match body)} once it is accepted,
+    else {"error", "html" (the round's form refilled, with why)}."""
+    request = json.loads(request_text)
+    language = request.get("language", "en")
+    document, numbers, _last = match_now(request)
+    change = dict(request["change"])
+    after, position = applied(document, numbers, change)
+    why = refused(after, change["kind"], language)
+    if why:
+        html = draw_round(request, document, numbers, change["number"], change.get("entry"), why)
+        return json.dumps({"error": str(why), "html": html})
+    lines = changed_lines(after, position, language) if "entry" in change else ""
+    request["changes"] = [*request.get("changes", []), change]
+    html = render("games/partials/match_body.html", context(request), language)
+    place = None if position is None else position + 1
+    return json.dumps({"change": change, "position": place, "lines": lines, "html": html})
+
+
+def applied(document, numbers, change):
+    """(document, position): the document with the change applied (a changed round's entry
+    read from its form, as the server reads it, into change["entry"]) and its round's place."""
+    from games import rules, screen
+
+    if change["kind"] == "close":
+        return {**document, "closed": bool(change["closed"])}, None
+    position = numbers.index(change["number"])
+    rounds = list(document["rounds"])
+    if change["kind"] == "delete":
+        del rounds[position]
+    else:
+        before = screen.table_before(document, position)
+        game = rules.start({**document, "rounds": []})[0]
+        change["entry"] = game.entry_from_form(form_lists(change.pop("form")), before)
+        rounds[position] = change["entry"]
+    return {**document, "rounds": rounds}, position
+
+
+def refused(document, kind, language):
+    """Why the engine refuses the match after a change of this kind, as the server words it
+    (games.screen), else None."""
+    from games import rules, screen
+
+    try:
+        rules.score(document)
+    except rules.RulesError as error:
+        with speaking(language):
+            return screen.cannot_delete(error) if kind == "delete" else screen.refusal(error)
+    return None
+
+
+def changed_lines(document, position, language):
+    """What the round at position scores, as the list items of its breakdown."""
+    from games import screen
+    from games.templatetags.scorekeeper import phrase
+
+    game, table = screen.replayed(document)[:2]
+    with speaking(language):
+        return "".join(f"<li>{phrase(line)}</li>" for line in game.breakdown(table, position))
+
+
+def speaking(language):
+    """Django's words in the reader's language, within a with block."""
+    from django.utils import translation
+
+    return translation.override(language)
 
 
 def new_match(request_text):

@@ -5,12 +5,15 @@ import * as kept from "./kept.js";
 import { asking, canAsk, notSaved, showBody, shownVersion, update } from "./screen.js";
 import { csrf, newKey, phone, serial, warn } from "./state.js";
 
-// What the engine is given: the base, the rounds waiting that it has worked out (those kept
-// while it warmed up come last, and are worked out in order), and what the page would post.
+// What the engine is given: the base, this phone's changes to its rounds (a round changed or
+// deleted, the match closed or reopened), the new rounds waiting that it has worked out (those
+// kept while it warmed up come last, and are worked out in order), and what the page would post.
 function payload(extra) {
-  const worked = phone.pending.filter((record) => record.entry);
+  const worked = phone.pending.filter((record) => !record.kind && record.entry);
+  const changes = phone.pending.filter((record) => record.kind)
+    .map(({ kind, number, entry, closed }) => ({ kind, number, entry, closed }));
   return JSON.stringify({
-    state: phone.base, pending: worked.map((record) => record.entry), csrf: csrf(),
+    state: phone.base, pending: worked.map((record) => record.entry), changes, csrf: csrf(),
     entry_key: newKey(), language: phone.language, show_all: phone.showAll, ...extra,
   });
 }
@@ -33,7 +36,7 @@ export async function startEngine(manifest) {
   localStorage.setItem("engine:warm", "1");
   update();
   await serial(async () => {
-    for (const record of phone.pending.filter((waiting) => !waiting.entry)) await workOut(record);
+    for (const record of phone.pending.filter((waiting) => !waiting.kind && !waiting.entry)) await workOut(record);
   }).catch(warn);
 }
 
@@ -63,13 +66,20 @@ function fieldsOf(requestConfig, form) {
 // waiting, and a save drops them (it must not wait behind them).
 const previews = { wanted: null, running: false };
 
+// The rounds on the phone's scoreboard: the server's, less those deleted here, and the new ones.
+function rowsHere() {
+  const deleted = phone.pending.filter((record) => record.kind === "delete").length;
+  const added = phone.pending.filter((record) => !record.kind).length;
+  return phone.base.numbers.length - deleted + added;
+}
+
 // A round typed on the phone, as it waits to be sent: what was posted, under its entry key,
 // and once the engine has worked it out, its entry and what it scored (lines).
 function typed(fields) {
   return {
     match: phone.publicId, key: (fields.find(([name]) => name === "entry_key") || [])[1] || newKey(),
     fields, entry: null, version: phone.base.version,
-    position: phone.base.numbers.length + phone.pending.length + 1, lines: "", at: Date.now(),
+    position: rowsHere() + 1, lines: "", at: Date.now(),
   };
 }
 
@@ -137,4 +147,50 @@ export async function previewHere(target, form) {
     }
   }
   previews.running = false;
+}
+
+// A past round's form (round number), drawn here in place of the match body.
+export function openRound(number) {
+  return serial(async () => {
+    showBody(JSON.parse(await engine.call("round_form", payload({ number }))).html);
+    window.scrollTo(0, 0);
+    update();
+  }).catch(warn);
+}
+
+// The match body as the phone has it (back from a round's form).
+export function showMatch() {
+  return serial(async () => {
+    showBody(JSON.parse(await engine.call("body", payload())).html);
+    update();
+  }).catch(warn);
+}
+
+// What a form posts to (its action): a round changed or deleted, the match closed or reopened.
+function changeOf(form, fields) {
+  const action = new URL(form.action).pathname;
+  if (action.endsWith("/close/")) return { kind: "close", closed: new FormData(form).get("closed") !== "0" };
+  const number = Number(/\/rounds\/(\d+)\//.exec(action)[1]);
+  return action.endsWith("/delete/") ? { kind: "delete", number } : { kind: "change", number, form: fields };
+}
+
+// A change made here from a round's form or the close form, checked by the engine: kept to be
+// sent in order with the new rounds and the match drawn with it, else the round's form refilled
+// with why, in the server's words.
+export function changeHere(form) {
+  const fields = fieldsOf(null, form);
+  return serial(async () => {
+    const answer = JSON.parse(await engine.call("change", payload({ change: changeOf(form, fields) })));
+    if (!answer.error) {
+      const record = {
+        ...answer.change, match: phone.publicId, fields, version: phone.base.version,
+        position: answer.position, lines: answer.lines, at: Date.now(),
+      };
+      record.seq = await kept.pending.add(record);
+      phone.pending.push(record);
+      kept.views.put(phone.publicId, answer.html).catch(warn);
+    }
+    showBody(answer.html);
+    update();
+  }).catch(warn);
 }

@@ -1,6 +1,6 @@
-/* The screen: the note above the match (offline, as of when, rounds waiting), the rounds not
-   sent yet, a round kept while the engine warms up, the readiness mark on <html> and its line
-   below the match, and the question about a waiting round. The words are the template's
+/* The screen: the note above the match (offline, as of when, rounds waiting), the rounds and
+   changes not sent yet, a round kept while the engine warms up, the readiness mark on <html>
+   and its line below the match, and the question about a waiting round or change. The words are the template's
    (match.html and its partials), in the reader's language. */
 import { offline, phone, unsent } from "./state.js";
 
@@ -40,11 +40,17 @@ export function update() {
     note.replaceChildren(...lines.map(span));
     note.hidden = lines.length === 0;
   }
-  // Share, history, export, close: they need the server, and a line says so.
+  // Share, history, export: they need the server, and a line says so; closing the match too,
+  // unless the engine is warm and no question is asked (then it is closed here, and the close
+  // sent later).
   const away = offline() || phone.pending.length > 0 || unsent();
-  document.querySelectorAll("#match-body .tools").forEach((tools) => { tools.hidden = away; });
+  const closingHere = scoringHere && !asking();
+  document.querySelectorAll("#match-body .tools").forEach((tools) => {
+    tools.hidden = away && !closingHere;
+    tools.classList.toggle("away", away);
+  });
   document.querySelectorAll("#match-body [data-needs-network]").forEach((said) => {
-    said.textContent = unsent() ? said.dataset.unsent : said.dataset.sent;
+    said.textContent = said.dataset[(unsent() ? "unsent" : "sent") + (closingHere ? "Closing" : "")];
     said.hidden = !away;
   });
   const entry = document.getElementById("entry");
@@ -69,15 +75,19 @@ function markWorking(entry) {
   for (const child of entry.children) child.inert = child !== line && !line.hidden;
 }
 
-// Rounds entered on the phone and not yet sent: marked, and without the link to change them
-// (the server does not have them yet).
+// On a screen drawn here (the server's carries its state), rounds entered on the phone and not
+// yet sent: marked, and without the link to change them (the server does not have them yet);
+// rounds changed here and not yet sent: marked.
 function markWaiting() {
-  if (!phone.base) return;
+  if (!phone.base || document.getElementById("offline-state")) return;
+  const deleted = phone.pending.filter((record) => record.kind === "delete").length;
+  const changed = new Set(phone.pending.filter((record) => record.kind === "change").map((record) => record.number));
   document.querySelectorAll(".scoreboard tbody th[scope=row]").forEach((cell) => {
-    const waiting = phone.pending.length > 0 && Number(cell.textContent) > phone.base.numbers.length;
-    cell.parentElement.classList.toggle("waiting", waiting);
     const link = cell.querySelector("a");
-    if (waiting && link) link.replaceWith(link.textContent);
+    const added = phone.pending.length > 0 && Number(cell.textContent) > phone.base.numbers.length - deleted;
+    const number = link && Number(/(\d+)\/$/.exec(link.getAttribute("href"))[1]);
+    cell.parentElement.classList.toggle("waiting", added || changed.has(number));
+    if (added && link) link.replaceWith(link.textContent);
   });
 }
 
@@ -101,23 +111,35 @@ export async function serverScreen() {
 
 const line = (tag, text, className = "") => Object.assign(document.createElement(tag), { textContent: text, className });
 
-// Asks the scorer about one waiting round: why (what changed meanwhile, [{what, number}]),
-// the round as typed (position, lines) and the server's refusal, if any. Resolves to true
-// when the scorer adds it as round addAs, false when they drop it.
-export function ask({ why, position, lines, refused, addAs }) {
+// What the scorer is asked about a waiting round or change (kind): its heading, and the words
+// of the buttons that send it and that drop it. A change to a round another phone deleted can
+// be added as a new round (addAs); one to a round still there is put in its place (inPlace).
+function choices(words, kind, inPlace, addAs) {
+  if (kind === "delete") return [words.yoursDelete, words.deleteIt, words.keep];
+  const add = words.add.replace("%(number)s", addAs);
+  if (kind === "change") return [words.yoursChange, inPlace ? words.put : add, inPlace ? words.dropYours : words.drop];
+  return [words.yours, add, words.drop];
+}
+
+// Asks the scorer about one waiting round or change (kind): why (what changed meanwhile,
+// [{what, number}]), the round as typed (position, lines) and the server's refusal, if any.
+// Resolves to true when the scorer sends it (a round added as round addAs), false when they
+// drop it.
+export function ask({ kind, why, position, lines, refused, addAs, inPlace }) {
   const words = panel.dataset;
   // (a question kept by an earlier version of this page holds its sentences as they were said)
   const said = (change) => (typeof change === "string" ? change : words[change.what].replace("%(number)s", change.number));
   const children = why.map((change) => line("p", said(change)));
-  children.push(line("h2", words.yours.replace("%(number)s", position)));
+  const [heading, yes, no] = choices(words, kind, inPlace, addAs);
+  children.push(line("h2", heading.replace("%(number)s", position)));
   if (lines) {
     const list = document.createElement("ul");
     list.innerHTML = lines; // drawn by the app's own templates on this phone
     children.push(list);
   }
   if (refused) children.push(line("p", refused, "error"));
-  const add = line("button", words.add.replace("%(number)s", addAs), "button primary");
-  const drop = line("button", words.drop, "button");
+  const add = line("button", yes, "button primary");
+  const drop = line("button", no, "button");
   add.type = drop.type = "button";
   const tools = line("div", "", "tools");
   tools.append(add, drop);

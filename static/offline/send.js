@@ -1,5 +1,6 @@
-/* Sending the rounds entered offline, in order, once the server answers; when the match moved
-   meanwhile, what to ask the scorer about each waiting round (screen.js words it). A match
+/* Sending the rounds entered offline and the changes made offline (a round changed or deleted,
+   the match closed or reopened), in order, once the server answers; when the match moved
+   meanwhile, what to ask the scorer about each waiting round or change (screen.js words it). A match
    started on this phone with no network (start.js) is started on the server first, with the
    form kept and its score link (a resend is harmless). */
 import { fetchState, keep } from "./base.js";
@@ -20,11 +21,14 @@ function stable(value) {
 }
 
 // What another phone did to the match between since (the state this phone's rounds follow)
-// and server, this phone's own rounds (mine: their keys) apart, as [{what, number}].
-function changesBetween(since, server, mine) {
+// and server, this phone's own rounds (mine: their keys) and changes that landed (ours: the
+// numbers of the rounds they changed or deleted, and "closed" for a close) apart, as
+// [{what, number}].
+function changesBetween(since, server, mine, ours) {
   const said = [];
   const at = new Map(server.numbers.map((number, k) => [number, k]));
   since.numbers.forEach((number, k) => {
+    if (ours.has(number)) return;
     if (!at.has(number)) said.push({ what: "deleted", number: k + 1 });
     else if (stable(server.document.rounds[at.get(number)]) !== stable(since.document.rounds[k])) {
       said.push({ what: "changed", number: at.get(number) + 1 });
@@ -32,7 +36,7 @@ function changesBetween(since, server, mine) {
   });
   const before = new Set(since.numbers);
   const highest = Math.max(0, ...since.numbers);
-  let other = Boolean(server.document.closed) !== Boolean(since.document.closed);
+  let other = !ours.has("closed") && Boolean(server.document.closed) !== Boolean(since.document.closed);
   server.numbers.forEach((number, k) => {
     if (before.has(number) || mine.includes(server.keys[k])) return;
     if (number > highest) said.push({ what: "entered", number: k + 1 });
@@ -71,29 +75,24 @@ async function send() {
     // Nothing waits: the screen stays as it is, unless this run sent or started something.
     if (!phone.pending.length) return step || starting ? finish() : undefined;
     const server = await fetchState();
-    // This phone's rounds the server holds by their keys: sent, if it holds what was typed (a
-    // round the engine has not worked out yet is only what was typed, as the server read it).
-    const at = new Map(server.keys.map((key, k) => [key, k]));
-    const deleted = new Set(server.deleted_keys);
-    const differs = (record) => Boolean(record.entry) && at.has(record.key)
-      && stable(server.document.rounds[at.get(record.key)]) !== stable(record.entry);
-    const landed = phone.pending.filter((record) => (at.has(record.key) || deleted.has(record.key)) && !differs(record));
+    const landed = landedOf(phone.pending, server);
     const rest = phone.pending.filter((record) => !landed.includes(record));
-    const changes = changesBetween(phone.base, server, phone.pending.map((record) => record.key));
-    for (const record of rest.filter(differs)) {
-      changes.push({ what: "differs", number: at.get(record.key) + 1 });
+    const ours = new Set(landed.filter((record) => record.kind)
+      .map((record) => (record.kind === "close" ? "closed" : record.number)));
+    const keys = phone.pending.filter((record) => !record.kind).map((record) => record.key);
+    const changes = changesBetween(phone.base, server, keys, ours);
+    for (const record of rest.filter((waiting) => differs(waiting, server))) {
+      changes.push({ what: "differs", number: server.keys.indexOf(record.key) + 1 });
       record.key = newKey(); // the server holds its key: added, it is a new round
     }
     for (const record of landed) await kept.pending.drop(record);
-    await keep(server); // this phone's rounds that landed are now the server's
+    await keep(server); // this phone's rounds and changes that landed are now the server's
     phone.pending = rest;
-    if (changes.length) {
-      // The match moved: every waiting round is the scorer's to add or drop.
-      for (const record of rest) {
-        Object.assign(record, { ask: true, why: changes, refused: "" });
-        await kept.pending.put(record);
-      }
-      return question(rest[0], server);
+    // The match moved: every waiting round or change is the scorer's to send or drop (a close
+    // goes as it is: it closes the match as it then stands).
+    for (const record of changes.length ? rest.filter((waiting) => waiting.kind !== "close") : []) {
+      Object.assign(record, { ask: true, why: changes, refused: "" });
+      await kept.pending.put(record);
     }
     if (!rest.length) return finish();
     const next = rest[0];
@@ -109,6 +108,36 @@ async function send() {
     // Saved, or refused because the match moved: the next turn finds out which.
   }
   return undefined;
+}
+
+// A round of this phone's the server holds by its key with other values than it was worked
+// out with (a round the engine has not worked out yet is only what was typed).
+function differs(record, server) {
+  const k = record.kind ? -1 : server.keys.indexOf(record.key);
+  return k >= 0 && Boolean(record.entry) && stable(server.document.rounds[k]) !== stable(record.entry);
+}
+
+// What waits that the server has already: a round it holds by its key (or deleted since) with
+// what was typed; a round deleted that it does not hold; and, from the oldest on while each
+// has landed (a resend after a lost answer), a change whose round holds its entry, a close
+// that left the match as it says.
+function landedOf(pending, server) {
+  const deleted = new Set(server.deleted_keys);
+  const at = new Map(server.numbers.map((number, k) => [number, k]));
+  const holds = (record) => at.has(record.number) && stable(server.document.rounds[at.get(record.number)]) === stable(record.entry);
+  const landed = [];
+  let before = true; // every record before this one landed
+  for (const record of pending) {
+    const done = {
+      round: () => (server.keys.includes(record.key) || deleted.has(record.key)) && !differs(record, server),
+      delete: () => !at.has(record.number),
+      change: () => before && holds(record),
+      close: () => before && Boolean(server.document.closed) === record.closed,
+    }[record.kind || "round"]();
+    if (done) landed.push(record);
+    before = before && done;
+  }
+  return landed;
 }
 
 // Posts a form kept on the phone (fields: [[name, value], ...]) with its own CSRF token.
@@ -127,16 +156,25 @@ function refusal(response, event) {
   return events[event] ? events[event].message : "";
 }
 
-// Sends one round as its form was typed, under its key: null once stored, else why the server
-// refused it (the saveRefused event).
+// Where a waiting round or change is sent (games/urls.py).
+function urlOf(record) {
+  const match = `/m/${phone.publicId}/`;
+  return {
+    round: `${match}rounds/`, change: `${match}rounds/${record.number}/`,
+    delete: `${match}rounds/${record.number}/delete/`, close: `${match}close/`,
+  }[record.kind || "round"];
+}
+
+// Sends one round or change as its form was typed (a round under its key), at the version the
+// server is at: null once stored, else why the server refused it (the saveRefused event).
 async function post(record, version) {
   const form = new URLSearchParams();
   record.fields.forEach(([name, value]) => {
     if (name !== "version" && name !== "entry_key") form.append(name, value);
   });
-  form.append("entry_key", record.key);
+  if (!record.kind) form.append("entry_key", record.key);
   form.append("version", String(version));
-  const response = await postForm(`/m/${phone.publicId}/rounds/`, form, record.fields);
+  const response = await postForm(urlOf(record), form, record.fields);
   if (response.type === "opaqueredirect" || response.ok) return null;
   if (response.status === 422) return refusal(response, "saveRefused");
   throw new Error("the server answered " + response.status); // a 403 or 5xx: later
@@ -168,15 +206,23 @@ async function finish() {
 }
 
 // Over the server's screen as it is now, the question about record; the answer comes later.
+// A change or delete is asked about the round where the server has it now; a change to a round
+// another phone deleted may be added as a new round instead.
 async function question(record, server) {
   await serverScreen();
-  ask({ ...record, addAs: server.numbers.length + 1 }).then((adding) => decide(record, adding));
+  const inPlace = server.numbers.includes(record.number);
+  const position = inPlace ? server.numbers.indexOf(record.number) + 1 : record.position;
+  const asked = { ...record, position, inPlace, addAs: server.numbers.length + 1 };
+  ask(asked).then((adding) => decide(record, adding && { inPlace }));
 }
 
 function decide(record, adding) {
   serial(async () => {
     if (adding) {
       Object.assign(record, { ask: false, why: [], refused: "" });
+      if (record.kind === "change" && !adding.inPlace) {
+        Object.assign(record, { kind: undefined, key: newKey() }); // a new round, as typed
+      }
       await kept.pending.put(record);
     } else {
       await kept.pending.drop(record);

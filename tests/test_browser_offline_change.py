@@ -1,0 +1,177 @@
+"""Changing a match with no network: a past round changed or deleted, and the match closed, on
+the phone (its form drawn there, checked by the same engine), sent in order once the network
+is back, each once; another phone's change to the same round meanwhile is asked in words.
+
+The offline runtime is fetched by `make` (scripts/fetch-pyodide, which needs npm): without it
+these tests are skipped, saying so.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match, Round, RoundEvent
+from games.offline import runtime_ready
+from tests.conftest import PHONE
+from tests.test_browser_offline import HANDS, fill_round, ready, save_round, server_totals, totals
+from tests.test_browser_offline_start import shots
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not runtime_ready(),
+        reason="the offline runtime (Pyodide) is not fetched: `make offline-runtime` needs npm",
+    ),
+]
+
+
+@pytest.fixture
+def match():
+    """A match with three rounds stored (HANDS)."""
+    match = Match.objects.create(
+        game="least_score", players=["Ann", "Bo", "Chen"], options={"threshold": 100}
+    )
+    for k, (declarer, hands) in enumerate(HANDS):
+        match.add_round({"declarer": declarer, "hands": hands}, f"key-{k}")
+    return match
+
+
+def open_offline(page, match):
+    """The match opened online until the phone can score offline, then the network gone."""
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.context.set_offline(True)
+
+
+def open_round(page, position):
+    page.locator(".scoreboard tbody th").get_by_role("link", name=str(position), exact=True).click()
+    expect(page.get_by_role("heading", name=f"Change round {position}")).to_be_visible()
+
+
+def change_round(page, position, declarer, hands):
+    open_round(page, position)
+    fill_round(page, declarer, hands)
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.locator(".scoreboard")).to_be_visible()
+
+
+def delete_round(page, position):
+    open_round(page, position)
+    page.get_by_text("Delete this round", exact=True).click()
+    page.get_by_role("button", name=f"Yes, delete round {position}").click()
+    expect(page.locator(".scoreboard")).to_be_visible()
+
+
+def entries():
+    return [r.entry for r in Round.objects.filter(deleted=None).order_by("number")]
+
+
+def test_a_round_changed_and_one_deleted_offline_reach_the_server_once_in_order(phone, match):
+    """Offline, round 1 is changed, round 2 deleted and a new round entered: back online they
+    reach the server in that order, each once, even when the change's first answer is lost."""
+    page = phone
+    posted = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+
+    lost = []
+
+    def lose_the_first_answer(route):
+        response = route.fetch()  # the server makes the change...
+        if lost:
+            route.fulfill(response=response)
+        else:
+            lost.append(route.request.url)
+            route.abort("connectionreset")  # ...and its answer is lost
+
+    open_offline(page, match)
+    open_round(page, 1)
+    expect(page.get_by_text("The round's history needs the network.")).to_be_visible()
+    shots(page, "offline-change-round")
+    page.get_by_role("button", name="Save changes").click()  # the same values: nothing refused
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    change_round(page, 1, 1, [9, 2, 4])
+    delete_round(page, 2)
+    fill_round(page, 0, [3, 8, 10])
+    save_round(page, 3)
+    note = page.locator("[data-offline-note]")
+    expect(note).to_contain_text("Rounds waiting to be sent: 4")
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
+    expect(page.locator(".scoreboard tbody tr.waiting")).to_have_count(2)
+    shots(page, "offline-changed-rounds")
+    shown = totals(page)
+    assert entries() == [{"declarer": d, "hands": h} for d, h in HANDS]
+
+    page.context.route(f"**/m/{match.public_id}/rounds/1/", lose_the_first_answer)
+    page.context.set_offline(False)
+    expect(note).to_be_hidden(timeout=30_000)
+    assert entries() == [
+        {"declarer": 1, "hands": [9, 2, 4]},
+        {"declarer": 2, "hands": [14, 12, 3]},
+        {"declarer": 0, "hands": [3, 8, 10]},
+    ]
+    first, second = Round.objects.get(number=1), Round.objects.get(number=2)
+    assert [e.action for e in first.events.all()] == ["created", "edited"]
+    assert [e.action for e in second.events.all()] == ["created", "deleted"]
+    assert RoundEvent.objects.count() == 6
+    # The change whose answer was lost is found made when its resend would go: not sent again;
+    # nor the first change, which left round 1 as it was.
+    sent = [url.split(match.public_id)[1] for url in posted if "/rounds/" in url]
+    assert sent == ["/rounds/1/", "/rounds/2/delete/", "/rounds/"]
+    assert lost
+    assert server_totals(match) == shown == totals(page)
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
+
+
+def test_a_change_to_a_round_another_phone_changed_or_deleted_is_asked_in_words(
+    browser, live_server, match
+):
+    """Offline, phone A changes rounds 1 and 2 while another phone changes round 1 and deletes
+    round 2: back online A is told in words, puts its round 1 in place and drops its round 2."""
+    a = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    open_offline(a, match)
+    change_round(a, 1, 1, [9, 2, 4])
+    change_round(a, 2, 2, [1, 1, 3])
+    match.change_round(1, {"declarer": 2, "hands": [20, 20, 3]})
+    match.delete_round(2)
+
+    a.context.set_offline(False)
+    panel = a.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text(
+        "While you were offline, another phone changed round 1.", timeout=20_000
+    )
+    expect(panel).to_contain_text("While you were offline, another phone deleted round 2.")
+    expect(panel).to_contain_text("Your change to round 1:")
+    expect(panel).to_contain_text("Bo declared")  # what this phone's change was
+    shots(a, "offline-change-conflict")
+    panel.get_by_role("button", name="Put yours in its place").click()
+    expect(panel).to_contain_text("Your change to round 2:")
+    expect(panel.get_by_role("button", name="Add it as round 3")).to_be_visible()
+    assert entries()[0] == {"declarer": 1, "hands": [9, 2, 4]}
+    panel.get_by_role("button", name="Drop it").click()
+    expect(panel).to_be_hidden()
+    expect(a.locator("[data-offline-note]")).to_be_hidden()
+    assert entries() == [{"declarer": 1, "hands": [9, 2, 4]}, {"declarer": 2, "hands": [14, 12, 3]}]
+    assert totals(a) == server_totals(match)
+    a.context.close()
+
+
+def test_a_match_closed_offline_is_closed_on_the_server(phone, match):
+    page = phone
+    open_offline(page, match)
+    needs = page.locator("[data-needs-network]")
+    expect(needs).to_have_text("Share, history and export need the network.")
+    expect(page.get_by_role("link", name="Share")).to_be_hidden()
+    page.get_by_text("Close the match now", exact=True).click()
+    page.get_by_role("button", name="Yes, close the match").click()
+    expect(page.get_by_role("button", name="Reopen the match")).to_be_visible()
+    expect(page.locator("#entry")).to_have_count(0)
+    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    shots(page, "offline-closed")
+    match.refresh_from_db()
+    assert not match.closed
+
+    page.context.set_offline(False)
+    expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
+    match.refresh_from_db()
+    assert match.closed
+    expect(page.get_by_role("button", name="Reopen the match")).to_be_visible()
