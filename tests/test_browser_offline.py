@@ -20,7 +20,8 @@ from games.offline import runtime_ready
 from tests.browser import pick
 from tests.conftest import CHROMIUM_ARGS, PHONE, screenshot
 
-pytestmark = [
+# Every offline browser test's marks: without the runtime they are skipped, saying why.
+OFFLINE_MARKS = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
@@ -28,6 +29,7 @@ pytestmark = [
         reason="the offline runtime (Pyodide) is not fetched: `make offline-runtime` needs npm",
     ),
 ]
+pytestmark = OFFLINE_MARKS
 READY_MS = 90_000  # Pyodide's first start on a slow, shared machine
 
 

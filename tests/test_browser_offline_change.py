@@ -1,28 +1,26 @@
 """Changing a match with no network: a past round changed or deleted, and the match closed, on
 the phone (its form drawn there, checked by the same engine), sent in order once the network
 is back, each once; another phone's change to the same round meanwhile is asked in words.
-
-The offline runtime is fetched by `make` (scripts/fetch-pyodide, which needs npm): without it
-these tests are skipped, saying so.
+(Skipped, saying so, without the offline runtime: tests/test_browser_offline.py.)
 """
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round, RoundEvent
-from games.offline import runtime_ready
 from tests.conftest import PHONE
-from tests.test_browser_offline import HANDS, fill_round, ready, save_round, server_totals, totals
+from tests.test_browser_offline import (
+    HANDS,
+    OFFLINE_MARKS,
+    fill_round,
+    ready,
+    save_round,
+    server_totals,
+    totals,
+)
 from tests.test_browser_offline_start import shots
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not runtime_ready(),
-        reason="the offline runtime (Pyodide) is not fetched: `make offline-runtime` needs npm",
-    ),
-]
+pytestmark = OFFLINE_MARKS
 
 
 @pytest.fixture

@@ -1,30 +1,26 @@
 """Starting a match with no network: a phone that has used the app once opens the new-match
 form offline, starts the match there (its score link made on the phone), scores it, and the
 server gets it once, with its rounds once, when the network is back.
-
-The offline runtime is fetched by `make` (scripts/fetch-pyodide, which needs npm): without it
-these tests are skipped, saying so.
+(Skipped, saying so, without the offline runtime: tests/test_browser_offline.py.)
 """
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from games import rules
 from games.models import Match
-from games.offline import runtime_ready
 from tests.conftest import screenshot
-from tests.test_browser_offline import HANDS, fill_round, ready, save_round, totals
+from tests.test_browser_offline import (
+    HANDS,
+    OFFLINE_MARKS,
+    fill_round,
+    ready,
+    save_round,
+    totals,
+)
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not runtime_ready(),
-        reason="the offline runtime (Pyodide) is not fetched: `make offline-runtime` needs npm",
-    ),
-]
+pytestmark = OFFLINE_MARKS
 
 
 def shots(page, name):
