@@ -26,16 +26,18 @@ def board(match):
     with BOARDS_LOCK:
         version, drawn = BOARDS.get(match.public_id, (None, None))
     if version != match.version:
-        stored, last = match.rounds_now()
+        stored, last, deleted = match.rounds_now()
         entries, numbers = [e for _n, e in stored], [n for n, _e in stored]
-        drawn = screen.board(match.document(entries), numbers, last)
+        drawn = screen.board(match.document(entries), numbers, last, deleted)
         keep(match.public_id, match.version, drawn)
     return drawn
 
 
-def keep_board(match, version, numbers, table):
+def keep_board(match, version, numbers, table, deleted):
     """Keep the board of a version a change made, from the table it played its round on."""
-    drawn = screen.drawn_board(numbers, match.rules, table, match.closed, last=numbers[-1])
+    drawn = screen.drawn_board(
+        numbers, match.rules, table, match.closed, last=numbers[-1], deleted=deleted
+    )
     keep(match.public_id, version, drawn)
 
 

@@ -129,23 +129,26 @@ class Match(models.Model):
         return self.rounds.filter(deleted=None)
 
     def rounds_now(self):
-        """((number, entry) of each live round in play order, the highest number stored), read
-        in one statement with the match's version and closed flag, which are brought to what
+        """((number, entry) of each live round in play order, the highest number stored, and
+        {"number", "entry"} of each deleted round, which a phone can restore offline), read in
+        one statement with the match's version and closed flag, which are brought to what
         the rounds were read with: a change landing meanwhile is never drawn under the version
-        before it. Deleted rounds count for the highest number only (it is never used again)."""
+        before it. Deleted rounds count for the highest number too (it is never used again)."""
         rows = (
             Match.objects.filter(pk=self.pk)
             .order_by("rounds__number")
             .values_list("version", "closed", "rounds__number", "rounds__entry", "rounds__deleted")
         )
-        stored, last = [], 0
+        stored, last, gone = [], 0, []
         for version, closed, number, entry, deleted in rows:
             self.version, self.closed = version, closed
             if number is not None:  # a match with no rounds: one row, without a round
                 last = number
                 if deleted is None:
                     stored.append((number, entry))
-        return stored, last
+                else:
+                    gone.append({"number": number, "entry": entry})
+        return stored, last, gone
 
     def document(self, entries=None):
         """The spec's match document; entries replace the stored rounds when given."""
@@ -213,7 +216,7 @@ class Match(models.Model):
             number = next(iter(next_numbers(before["last"], 1)))
             stored = Round.objects.create(match=now, number=number, entry=entry, entry_key=key)
             RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
-        keep_board(self, self.version, [*before["numbers"], number], table)
+        keep_board(self, self.version, [*before["numbers"], number], table, before["deleted"])
         return stored
 
     def change_round(self, number, read_entry, seen=None):

@@ -34,17 +34,18 @@ def replayed(document):
     return game, table, closed, None
 
 
-def board(document, numbers, last):
+def board(document, numbers, last, deleted=()):
     """The board of a match document whose rounds are stored under numbers (last: the highest
-    number stored, deleted rounds too)."""
+    number stored, deleted rounds too; deleted: {"number", "entry"} of each deleted round)."""
     game, table, closed, refused = replayed(document)
-    return drawn_board(numbers, game, table, closed, refused, last)
+    return drawn_board(numbers, game, table, closed, refused, last, deleted)
 
 
-def drawn_board(numbers, game, table, closed, refused=None, last=None):
+def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=()):
     """What the match screen draws of a table whose rounds are stored under numbers (a refused
     round, if any, is numbers[len(table.rounds)] and stops the play there; last: the highest
-    number stored, deleted rounds too, when it is not the last of numbers)."""
+    number stored, deleted rounds too, when it is not the last of numbers; deleted: the deleted
+    rounds, which the state a scoring phone keeps holds)."""
     result = rules.outcome(game, table, closed)
     rows = [
         {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
@@ -61,6 +62,7 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None):
         "rows": rows,
         "numbers": list(numbers),
         "last": max(numbers, default=0) if last is None else last,
+        "deleted": list(deleted),
         "refused": refused,
         "refused_number": numbers[len(table.rounds)] if refused else None,
         "leaders": set(game.leaders(table)),
@@ -112,6 +114,11 @@ def cannot_delete(error):
     return because(_("This round cannot be deleted: %(why)s"), refusal(error))
 
 
+def cannot_restore(error):
+    """Why a deleted round cannot be restored (the engine's error), in the reader's words."""
+    return because(_("This round cannot be restored: %(why)s"), refusal(error))
+
+
 def preview_lines(drawn, read_entry):
     """(lines, refusal): what the round being typed would score, or why it cannot be played."""
     _entry, refusal, table = next_round(drawn, read_entry)
@@ -125,8 +132,18 @@ def table_before(document, position):
     return replayed({**document, "rounds": document["rounds"][:position]})[1]
 
 
+def restorable(drawn):
+    """[{"number", "position"}]: each deleted round with the place of the round it follows on
+    the scoreboard (0: it comes first), as the History page names it."""
+    return [
+        {"number": gone["number"], "position": sum(n < gone["number"] for n in drawn["numbers"])}
+        for gone in drawn["deleted"]
+    ]
+
+
 def context(drawn, match, can_score, show_all=False, entry=None, error=None, entry_key=""):
-    """The match screen's context: the board, the rounds shown, the entry form refilled."""
+    """The match screen's context: the board, the rounds shown, the entry form refilled, the
+    deleted rounds (restored from the match screen offline only: static/offline/)."""
     shown = drawn["rows"] if show_all else drawn["rows"][-ROWS_SHOWN:]
     return {
         **drawn,
@@ -141,4 +158,5 @@ def context(drawn, match, can_score, show_all=False, entry=None, error=None, ent
         "error": error,
         "entry_key": entry_key,
         "extra": drawn["game"].entry_context(drawn["table"], entry),
+        "restorable": restorable(drawn),
     }

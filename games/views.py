@@ -39,7 +39,6 @@ from games.models import (
     Taken,
     position_of,
 )
-from games.templatetags.scorekeeper import because
 from scorekeeper.limits import limited
 
 # What differs per phone in a page drawn once per version: filled in for each phone.
@@ -346,8 +345,7 @@ def round_edit(request, public_id, number):
 
 def render_round(request, match, stored, position, entry, error, before=None):
     """The page of one past round: its entry form, its history, delete; a refused change or
-    delete says why as data too (the "saveRefused" event, for a phone sending the changes it
-    kept offline: static/offline/send.js)."""
+    delete says why (said_refused)."""
     if before is None:
         before = screen.table_before(match.document([r.entry for r in stored]), position)
     context = {
@@ -361,8 +359,14 @@ def render_round(request, match, stored, position, entry, error, before=None):
         "events": described(match, stored[position].events.all()),
         "extra": match.rules.entry_context(before, entry),
     }
-    response = render(request, "games/round_edit.html", context, status=422 if error else 200)
+    return said_refused(render(request, "games/round_edit.html", context), error)
+
+
+def said_refused(response, error):
+    """The page drawn, refusing with error if any: a 422 that says why as data too (the
+    "saveRefused" event, for a phone sending the changes it kept offline: static/offline/)."""
     if error:
+        response.status_code = 422
         trigger_client_event(response, "saveRefused", {"message": unescape(strip_tags(error))})
     return response
 
@@ -397,7 +401,7 @@ def render_history(request, match, error=None):
         "error": error,
         "rounds": numbered(match, match.rounds.prefetch_related("events")),
     }
-    return render(request, "games/history.html", context, status=422 if error else 200)
+    return said_refused(render(request, "games/history.html", context), error)
 
 
 def numbered(match, rounds):
@@ -433,8 +437,7 @@ def round_restore(request, public_id, number):
     except Round.DoesNotExist:
         raise Http404(_("There is no such round.")) from None
     except Refused as refused:
-        why = because(_("This round cannot be restored: %(why)s"), screen.refusal(refused.error))
-        return render_history(request, match, why)
+        return render_history(request, match, screen.cannot_restore(refused.error))
     return redirect("match", public_id=match.public_id)
 
 

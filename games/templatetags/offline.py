@@ -22,10 +22,11 @@ ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 @register.simple_tag(takes_context=True)
 def offline_state(context):
-    """The version, the match document, the stored number of each round and the highest number
-    stored (deleted rounds too), as JSON in a <template> (inert, and no script of any kind under
-    the CSP; <, > and & are escaped inside the JSON as json_script escapes them, so the text
-    holds no markup). Nothing when the body is drawn on the phone itself, which keeps its own.
+    """The version, the match document, the stored number of each round, the highest number
+    stored (deleted rounds too) and the deleted rounds (a phone can restore them offline), as
+    JSON in a <template> (inert, and no script of any kind under the CSP; <, > and & are escaped
+    inside the JSON as json_script escapes them, so the text holds no markup). Nothing when the
+    body is drawn on the phone itself, which keeps its own.
 
     A save's answer holds only the round it added to the version the phone saved from
     (context["appended"]: "after", "round", "number"): the phone has that version's state, and
@@ -41,6 +42,7 @@ def offline_state(context):
         state["document"] = match.document(context["table"].entries)
         state["numbers"] = context["numbers"]
         state["last"] = context["last"]
+        state["deleted"] = context["deleted"]
     text = json.dumps(state, ensure_ascii=False).translate(ESCAPES)
     return format_html('<template id="offline-state">{}</template>', mark_safe(text))
 

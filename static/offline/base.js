@@ -34,6 +34,7 @@ export function takePageState() {
     state = {
       public_id: base.public_id, version: state.version, numbers: [...base.numbers, state.number],
       last: state.number, document: { ...base.document, rounds: [...base.document.rounds, state.round] },
+      deleted: base.deleted || [],
     };
   }
   keep(state).catch(warn);

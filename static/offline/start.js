@@ -76,7 +76,7 @@ async function startHere(form, fields) {
   const publicId = form.elements.public_id.value;
   await bases.put({
     public_id: publicId, version: 0, document: { ...answer.match, rounds: [], closed: false },
-    numbers: [], last: 0, keys: [], deleted_keys: [], create: { path: location.pathname, fields },
+    numbers: [], last: 0, keys: [], deleted: [], deleted_keys: [], create: { path: location.pathname, fields },
   });
   location.assign(`/m/${publicId}/`);
 }
