@@ -24,7 +24,10 @@ its form drawn on the phone (games/partials/offline_round.html, the close form),
 engine as games/views.py checks it, kept in order with the new rounds and posted to the same
 URL when the network is back (static/offline/send.js: a change already made, say after a lost
 answer, is not sent again; another phone's change to the same round meanwhile is asked about).
-Restoring a deleted round needs the server (the history page).
+A deleted round is restored offline the same way: the match screen drawn on the phone lists the
+rounds deleted (games/partials/offline_deleted.html), and the engine checks the match with the
+round back in its place, as Match.restore_round does; sent, a restore is done once the server's
+round is live again.
 
 A match started with no network (static/offline/start.js) is checked on the phone by the
 server's own new-match form (games.forms.NewMatchForm), and its score link is made there, as
@@ -266,7 +269,8 @@ def match_shell(request):
 @require_GET
 def state(request, public_id):
     """The match as the server has it now: the document the engine scores, its version, the
-    stored number and entry key of each round, and the keys of deleted rounds. A phone knows
+    stored number and entry key of each round, and the deleted rounds (number and entry, for
+    restoring one offline) and their keys. A phone knows
     its own rounds by their keys (which only a score link ever sees)."""
     match = get_match(public_id)
     # No transaction: on SQLite it would take the write lock and queue behind saves. A save
@@ -286,6 +290,11 @@ def state(request, public_id):
             "numbers": [number for number, _e, _k in live],
             "last": max((number for number, _e, _k, _d in rounds), default=0),
             "keys": [key for _n, _e, key in live],
+            "deleted": [
+                {"number": number, "entry": entry}
+                for number, entry, _k, deleted in rounds
+                if deleted is not None
+            ],
             "deleted_keys": [key for _n, _e, key, deleted in rounds if deleted is not None and key],
         },
         json_dumps_params={"ensure_ascii": False},

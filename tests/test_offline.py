@@ -334,6 +334,10 @@ def test_the_match_state_is_for_score_links_only(client):
     assert state["version"] == match.version == 3
     assert state["document"] == match.document()
     assert (state["numbers"], state["keys"], state["deleted_keys"]) == ([2], ["second"], ["first"])
+    # A deleted round as it was, for restoring it offline; the page's state block holds it too.
+    assert state["deleted"] == [{"number": 1, "entry": {"declarer": 0, "hands": [7, 15, 20]}}]
+    page = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert json.loads(STATE_BLOCK.search(page)[1])["deleted"] == state["deleted"]
     assert client.get(reverse("offline_state", args=[match.watch_id])).status_code == 403
     assert client.get(reverse("offline_state", args=["nothing"])).status_code == 404
 
@@ -430,3 +434,35 @@ def test_the_offline_urls_refuse_what_they_do_not_serve(client):
             assert status < 500, (method, path, status)
             if method not in ("get", "head"):
                 assert status in (403, 404, 405), (method, path, status)
+
+
+@pytest.mark.django_db
+def test_a_deleted_round_is_restored_on_the_phone_as_the_server_restores_it(client, bundles):
+    """Offline, the phone lists the deleted rounds as the server draws them, and restores one
+    with the match checked as Match.restore_round checks it: refused in the server's words."""
+    answers = {}
+    for threshold in (25, 100):
+        match = Match.objects.create(
+            game="least_score", players=["Ann", "Bo", "Chen"], options={"threshold": threshold}
+        )
+        for key, (declarer, hands) in enumerate([(0, [7, 15, 20]), (1, [9, 5, 4])]):
+            match.add_round({"declarer": declarer, "hands": hands}, f"key-{key}")
+        match.delete_round(1)
+        match.add_round({"declarer": 2, "hands": [14, 12, 3]}, "key-2")
+        base = {"state": state_of(client, match), "csrf": CSRF, "entry_key": KEY}
+        restore = {**base, "change": {"kind": "restore", "number": 1}}
+        answers[threshold] = on_the_phone(bundles, [("body", base), ("change", restore)])
+        drawn = server_body(Match.objects.get(pk=match.pk), "en")
+        assert normal(answers[threshold][0]["html"]) == normal(drawn)
+        assert "Deleted round, before round 1" in drawn
+    refused = answers[25][1]
+    why = "This round cannot be restored: round 3: Bo is out and has no hand"
+    assert html.unescape(re.sub(r"<[^>]+>", "", refused["error"])) == why
+    assert refused["error"] in refused["html"]
+    restored = answers[100][1]
+    assert restored["change"] == {"kind": "restore", "number": 1} and restored["position"] == 1
+    version = match.version
+    match.restore_round(1)
+    drawn = server_body(Match.objects.get(pk=match.pk), "en")
+    assert normal(restored["html"]) == normal(at_version(drawn, version))
+    assert "Deleted round" not in drawn

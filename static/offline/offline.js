@@ -4,8 +4,9 @@
    then on, a round saved while the server cannot be reached is worked out on the phone
    (scoring.js): the same entry form, checks, messages and scoreboard, drawn by the same code
    (a round saved while the engine still warms up is kept at once, and worked out once it is).
-   Offline a past round is changed or deleted, and the match closed or reopened, the same way:
-   the round's form drawn on the phone, the change checked by the engine. Each such round or
+   Offline a past round is changed, deleted or restored, and the match closed or reopened, the
+   same way: the round's form (or the deleted rounds) drawn on the phone, the change checked by
+   the engine. Each such round or
    change is kept in IndexedDB (kept.js) with the state it follows (base.js), so closing the
    browser loses nothing. When the server answers again they are sent in order to the usual URLs
    (send.js; a resend is harmless: a round's entry key, a change already made), unless the match
@@ -94,7 +95,7 @@ document.addEventListener("htmx:afterSettle", (event) => {
 // own error page: it stays put, under the note that says the phone is offline.
 const changedHere = () => canScore() && canAsk && !asking() && (offline() || phone.pending.length > 0);
 const ROUND = /^\/m\/[^/]+\/rounds\/(\d+)\/$/;
-const CHANGE = /\/(rounds\/\d+\/(delete\/)?|close\/)$/;
+const CHANGE = /\/(rounds\/\d+\/((delete|restore)\/)?|close\/)$/;
 
 document.addEventListener("click", (event) => {
   const link = event.target.closest && event.target.closest("#match-body a[href]");

@@ -85,32 +85,47 @@ class Match:
 
 
 def changed(state, changes):
-    """(document, numbers): the rounds the server had with the phone's changes to them applied
-    in order (a change puts its entry in place of round number, a delete takes it out, a close
-    closes or reopens the match)."""
+    """(document, numbers, deleted): the rounds the server had with the phone's changes to them
+    applied in order (a change puts its entry in place of round number, a delete takes it out, a
+    restore puts a deleted round back in its place, a close closes or reopens the match), and
+    {number: entry} of the rounds deleted then (a base kept before the state listed the deleted
+    rounds has none)."""
     rounds = dict(zip(state["numbers"], state["document"]["rounds"]))
+    deleted = {gone["number"]: gone["entry"] for gone in state.get("deleted", [])}
     closed = bool(state["document"].get("closed"))
     for change in changes:
         if change["kind"] == "close":
             closed = bool(change["closed"])
         elif change["kind"] == "delete":
-            rounds.pop(change["number"], None)
+            deleted[change["number"]] = rounds.pop(change["number"])
+        elif change["kind"] == "restore":
+            rounds = restored(rounds, deleted, change["number"])
         elif change["number"] in rounds:
             rounds[change["number"]] = change["entry"]
-    return {**state["document"], "rounds": list(rounds.values()), "closed": closed}, list(rounds)
+    document = {**state["document"], "rounds": list(rounds.values()), "closed": closed}
+    return document, list(rounds), deleted
+
+
+def restored(rounds, deleted, number):
+    """rounds ({number: entry}) with deleted round number back in its place (taken out of
+    deleted), as they are if it is not deleted (a second tap on its button)."""
+    if number not in deleted:
+        return rounds
+    return dict(sorted({**rounds, number: deleted.pop(number)}.items()))
 
 
 def match_now(request):
-    """(document, numbers, last) of the match as the phone has it: the rounds the server had
-    with the phone's changes, then the rounds entered on the phone, numbered as the server will
-    number them."""
+    """(document, numbers, last, deleted) of the match as the phone has it: the rounds the
+    server had with the phone's changes, then the rounds entered on the phone, numbered as the
+    server will number them; and the rounds deleted ({"number", "entry"})."""
     from games import screen
 
     state, pending = request["state"], request.get("pending", [])
-    document, numbers = changed(state, request.get("changes", []))
+    document, numbers, deleted = changed(state, request.get("changes", []))
     document["rounds"] += pending
     numbers += screen.next_numbers(state["last"], len(pending))
-    return document, numbers, max([state["last"], *numbers])
+    gone = [{"number": number, "entry": entry} for number, entry in sorted(deleted.items())]
+    return document, numbers, max([state["last"], *numbers]), gone
 
 
 def board(request):
@@ -120,8 +135,9 @@ def board(request):
     return screen.board(*match_now(request))
 
 
-def context(request, entry=None, error=None):
-    """The match screen's context for a scoring phone (games.screen.context)."""
+def context(request, entry=None, error=None, restore_error=None):
+    """The match screen's context for a scoring phone (games.screen.context), with why a
+    deleted round cannot be restored."""
     from games import screen
 
     drawn = board(request)
@@ -137,6 +153,7 @@ def context(request, entry=None, error=None):
     values.update(
         series=None,  # other matches need the server
         on_phone=True,  # no offline-state block: the phone keeps its own
+        restore_error=restore_error,
         csrf_token=request["csrf"],
         LANGUAGE_CODE=request.get("language", "en"),
     )
@@ -221,7 +238,7 @@ def preview(request_text):
 def round_form(request_text):
     """games.views.round_edit's form on the phone: round number as the phone has it."""
     request = json.loads(request_text)
-    document, numbers, _last = match_now(request)
+    document, numbers, _last, _deleted = match_now(request)
     return json.dumps({"html": draw_round(request, document, numbers, request["number"])})
 
 
@@ -249,16 +266,21 @@ def draw_round(request, document, numbers, number, entry=None, error=None):
 
 
 def change(request_text):
-    """A change to the match on the phone (games.views.round_edit, round_delete, match_close),
-    checked by the engine as the server checks it: {"change", "position" (its round's place),
-    "lines" (what a changed round scores now), "html" (the match body)} once it is accepted,
-    else {"error", "html" (the round's form refilled, with why)}."""
+    """A change to the match on the phone (games.views.round_edit, round_delete, round_restore,
+    match_close), checked by the engine as the server checks it: {"change", "position" (its
+    round's place), "lines" (what a changed round scores now), "html" (the match body)} once it
+    is accepted, else {"error", "html" (the round's form refilled, or for a restore the match
+    body, with why)}."""
     request = json.loads(request_text)
     language = request.get("language", "en")
-    document, numbers, _last = match_now(request)
+    document, numbers, _last, _deleted = match_now(request)
     change = dict(request["change"])
-    after, position = applied(document, numbers, change)
+    after, position = applied(request, document, numbers, change)
     why = refused(after, change["kind"], language)
+    if why and change["kind"] == "restore":
+        values = context(request, restore_error=why)
+        html = render("games/partials/match_body.html", values, language)
+        return json.dumps({"error": str(why), "html": html})
     if why:
         html = draw_round(request, document, numbers, change["number"], change.get("entry"), why)
         return json.dumps({"error": str(why), "html": html})
@@ -269,13 +291,17 @@ def change(request_text):
     return json.dumps({"change": change, "position": place, "lines": lines, "html": html})
 
 
-def applied(document, numbers, change):
+def applied(request, document, numbers, change):
     """(document, position): the document with the change applied (a changed round's entry
     read from its form, as the server reads it, into change["entry"]) and its round's place."""
     from games import rules, screen
 
     if change["kind"] == "close":
         return {**document, "closed": bool(change["closed"])}, None
+    if change["kind"] == "restore":
+        changes = [*request.get("changes", []), change]
+        restored, numbers, _last, _deleted = match_now({**request, "changes": changes})
+        return restored, numbers.index(change["number"])
     position = numbers.index(change["number"])
     rounds = list(document["rounds"])
     if change["kind"] == "delete":
@@ -296,8 +322,9 @@ def refused(document, kind, language):
     try:
         rules.score(document)
     except rules.RulesError as error:
+        words = {"delete": screen.cannot_delete, "restore": screen.cannot_restore}
         with speaking(language):
-            return screen.cannot_delete(error) if kind == "delete" else screen.refusal(error)
+            return words.get(kind, screen.refusal)(error)
     return None
 
 

@@ -2,7 +2,7 @@
    with the same form, checks, messages and screen (static/offline/phone.py draws them). */
 import * as engine from "./engine.js";
 import * as kept from "./kept.js";
-import { asking, canAsk, notSaved, showBody, shownVersion, update } from "./screen.js";
+import { asking, canAsk, notSaved, serverRows, showBody, shownVersion, update } from "./screen.js";
 import { csrf, newKey, phone, serial, warn } from "./state.js";
 
 // What the engine is given: the base, this phone's changes to its rounds (a round changed or
@@ -66,11 +66,9 @@ function fieldsOf(requestConfig, form) {
 // waiting, and a save drops them (it must not wait behind them).
 const previews = { wanted: null, running: false };
 
-// The rounds on the phone's scoreboard: the server's, less those deleted here, and the new ones.
+// The rounds on the phone's scoreboard: the server's as changed here, and the new ones.
 function rowsHere() {
-  const deleted = phone.pending.filter((record) => record.kind === "delete").length;
-  const added = phone.pending.filter((record) => !record.kind).length;
-  return phone.base.numbers.length - deleted + added;
+  return serverRows() + phone.pending.filter((record) => !record.kind).length;
 }
 
 // A round typed on the phone, as it waits to be sent: what was posted, under its entry key,
@@ -166,31 +164,44 @@ export function showMatch() {
   }).catch(warn);
 }
 
-// What a form posts to (its action): a round changed or deleted, the match closed or reopened.
+// What a form posts to (its action): a round changed, deleted or restored, the match closed or
+// reopened.
 function changeOf(form, fields) {
   const action = new URL(form.action).pathname;
   if (action.endsWith("/close/")) return { kind: "close", closed: new FormData(form).get("closed") !== "0" };
   const number = Number(/\/rounds\/(\d+)\//.exec(action)[1]);
-  return action.endsWith("/delete/") ? { kind: "delete", number } : { kind: "change", number, form: fields };
+  const kind = /\/(delete|restore)\/$/.exec(action);
+  return kind ? { kind: kind[1], number } : { kind: "change", number, form: fields };
 }
 
-// A change made here from a round's form or the close form, checked by the engine: kept to be
-// sent in order with the new rounds and the match drawn with it, else the round's form refilled
-// with why, in the server's words.
+// A change made here from a round's form, the close form or a deleted round's, checked by the
+// engine: kept to be sent in order with the new rounds and the match drawn with it, else the
+// round's form (or the match) drawn with why, in the server's words.
 export function changeHere(form) {
   const fields = fieldsOf(null, form);
   return serial(async () => {
     const answer = JSON.parse(await engine.call("change", payload({ change: changeOf(form, fields) })));
     if (!answer.error) {
-      const record = {
+      await keepChange({
         ...answer.change, match: phone.publicId, fields, version: phone.base.version,
         position: answer.position, lines: answer.lines, at: Date.now(),
-      };
-      record.seq = await kept.pending.add(record);
-      phone.pending.push(record);
+      });
       kept.views.put(phone.publicId, answer.html).catch(warn);
     }
     showBody(answer.html);
     update();
   }).catch(warn);
+}
+
+// A change kept to be sent; a restore of a round deleted here and not sent drops that delete.
+async function keepChange(record) {
+  const deleted = record.kind === "restore"
+    && phone.pending.find((waiting) => waiting.kind === "delete" && waiting.number === record.number);
+  if (deleted) {
+    await kept.pending.drop(deleted);
+    phone.pending = phone.pending.filter((waiting) => waiting !== deleted);
+    return;
+  }
+  record.seq = await kept.pending.add(record);
+  phone.pending.push(record);
 }

@@ -53,6 +53,10 @@ export function update() {
     said.textContent = said.dataset[(unsent() ? "unsent" : "sent") + (closingHere ? "Closing" : "")];
     said.hidden = !away;
   });
+  // The rounds deleted, restored here while the match is changed here (online, from History).
+  document.querySelectorAll("#match-body [data-offline-deleted]").forEach((section) => {
+    section.hidden = !(away && closingHere);
+  });
   const entry = document.getElementById("entry");
   if (entry && panel) entry.hidden = !panel.hidden;
   if (entry) markWorking(entry);
@@ -77,18 +81,25 @@ function markWorking(entry) {
 
 // On a screen drawn here (the server's carries its state), rounds entered on the phone and not
 // yet sent: marked, and without the link to change them (the server does not have them yet);
-// rounds changed here and not yet sent: marked.
+// rounds changed or restored here and not yet sent: marked.
 function markWaiting() {
   if (!phone.base || document.getElementById("offline-state")) return;
-  const deleted = phone.pending.filter((record) => record.kind === "delete").length;
-  const changed = new Set(phone.pending.filter((record) => record.kind === "change").map((record) => record.number));
+  const changed = new Set(phone.pending.filter((record) => record.kind === "change" || record.kind === "restore")
+    .map((record) => record.number));
   document.querySelectorAll(".scoreboard tbody th[scope=row]").forEach((cell) => {
     const link = cell.querySelector("a");
-    const added = phone.pending.length > 0 && Number(cell.textContent) > phone.base.numbers.length - deleted;
+    const added = phone.pending.length > 0 && Number(cell.textContent) > serverRows();
     const number = link && Number(/(\d+)\/$/.exec(link.getAttribute("href"))[1]);
     cell.parentElement.classList.toggle("waiting", added || changed.has(number));
     if (added && link) link.replaceWith(link.textContent);
   });
+}
+
+// The rounds on the phone's scoreboard that the server has: its own, less those deleted here,
+// and those restored here.
+export function serverRows() {
+  const count = (kind) => phone.pending.filter((record) => record.kind === kind).length;
+  return phone.base.numbers.length - count("delete") + count("restore");
 }
 
 export function notSaved(form, shown = true) {
@@ -116,6 +127,7 @@ const line = (tag, text, className = "") => Object.assign(document.createElement
 // be added as a new round (addAs); one to a round still there is put in its place (inPlace).
 function choices(words, kind, inPlace, addAs) {
   if (kind === "delete") return [words.yoursDelete, words.deleteIt, words.keep];
+  if (kind === "restore") return [words.yoursRestore, words.restoreIt, words.drop];
   const add = words.add.replace("%(number)s", addAs);
   if (kind === "change") return [words.yoursChange, inPlace ? words.put : add, inPlace ? words.dropYours : words.drop];
   return [words.yours, add, words.drop];

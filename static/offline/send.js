@@ -1,5 +1,5 @@
-/* Sending the rounds entered offline and the changes made offline (a round changed or deleted,
-   the match closed or reopened), in order, once the server answers; when the match moved
+/* Sending the rounds entered offline and the changes made offline (a round changed, deleted or
+   restored, the match closed or reopened), in order, once the server answers; when the match moved
    meanwhile, what to ask the scorer about each waiting round or change (screen.js words it). A match
    started on this phone with no network (start.js) is started on the server first, with the
    form kept and its score link (a resend is harmless). */
@@ -22,7 +22,7 @@ function stable(value) {
 
 // What another phone did to the match between since (the state this phone's rounds follow)
 // and server, this phone's own rounds (mine: their keys) and changes that landed (ours: the
-// numbers of the rounds they changed or deleted, and "closed" for a close) apart, as
+// numbers of the rounds they changed, deleted or restored, and "closed" for a close) apart, as
 // [{what, number}].
 function changesBetween(since, server, mine, ours) {
   const said = [];
@@ -38,14 +38,14 @@ function changesBetween(since, server, mine, ours) {
   const highest = Math.max(0, ...since.numbers);
   let other = !ours.has("closed") && Boolean(server.document.closed) !== Boolean(since.document.closed);
   server.numbers.forEach((number, k) => {
-    if (before.has(number) || mine.includes(server.keys[k])) return;
+    if (before.has(number) || ours.has(number) || mine.includes(server.keys[k])) return;
     if (number > highest) said.push({ what: "entered", number: k + 1 });
     else other = true;
   });
   if (!said.length && !other) {
     // The rounds are the same: this phone's must follow them, in the order entered.
-    const ours = server.keys.filter((key, k) => !before.has(server.numbers[k]));
-    other = stable(ours) !== stable(mine.filter((key) => ours.includes(key)));
+    const added = server.keys.filter((key, k) => !before.has(server.numbers[k]) && !ours.has(server.numbers[k]));
+    other = stable(added) !== stable(mine.filter((key) => added.includes(key)));
   }
   if (other) said.push({ what: "other" });
   return said;
@@ -118,7 +118,8 @@ function differs(record, server) {
 }
 
 // What waits that the server has already: a round it holds by its key (or deleted since) with
-// what was typed; a round deleted that it does not hold; and, from the oldest on while each
+// what was typed; a round deleted that it does not hold, one restored that it does; and, from
+// the oldest on while each
 // has landed (a resend after a lost answer), a change whose round holds its entry, a close
 // that left the match as it says.
 function landedOf(pending, server) {
@@ -131,6 +132,7 @@ function landedOf(pending, server) {
     const done = {
       round: () => (server.keys.includes(record.key) || deleted.has(record.key)) && !differs(record, server),
       delete: () => !at.has(record.number),
+      restore: () => at.has(record.number),
       change: () => before && holds(record),
       close: () => before && Boolean(server.document.closed) === record.closed,
     }[record.kind || "round"]();
@@ -161,7 +163,8 @@ function urlOf(record) {
   const match = `/m/${phone.publicId}/`;
   return {
     round: `${match}rounds/`, change: `${match}rounds/${record.number}/`,
-    delete: `${match}rounds/${record.number}/delete/`, close: `${match}close/`,
+    delete: `${match}rounds/${record.number}/delete/`,
+    restore: `${match}rounds/${record.number}/restore/`, close: `${match}close/`,
   }[record.kind || "round"];
 }
 
