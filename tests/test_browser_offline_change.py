@@ -173,3 +173,38 @@ def test_a_match_closed_offline_is_closed_on_the_server(phone, match):
     match.refresh_from_db()
     assert match.closed
     expect(page.get_by_role("button", name="Reopen the match")).to_be_visible()
+
+
+def test_a_round_deleted_online_is_restored_offline_and_reaches_the_server_once(phone, match):
+    """Round 2 deleted online; offline the scorer restores it from under the match (and round 1,
+    deleted and restored there, is not sent at all): back online round 2 is live again, once."""
+    page = phone
+    posted = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    match.delete_round(2)
+    open_offline(page, match)
+    deleted = page.locator("[data-offline-deleted]")
+    expect(deleted).to_contain_text("Deleted round, after round 1")
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(2)
+    shots(page, "offline-deleted-rounds")
+    deleted.get_by_role("button", name="Restore this round").click()
+    note = page.locator("[data-offline-note]")
+    expect(note).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
+    expect(page.locator(".scoreboard tbody tr.waiting")).to_have_count(1)
+    expect(deleted).to_have_count(0)
+    delete_round(page, 1)
+    expect(deleted).to_contain_text("Deleted round, before round 1")
+    deleted.get_by_role("button", name="Restore this round").click()
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
+    expect(note).to_contain_text("Rounds waiting to be sent: 1")
+    shown = totals(page)
+
+    page.context.set_offline(False)
+    expect(note).to_be_hidden(timeout=20_000)
+    assert entries() == [{"declarer": d, "hands": h} for d, h in HANDS]
+    assert RoundEvent.objects.filter(action=RoundEvent.RESTORED).count() == 1
+    assert [e.action for e in Round.objects.get(number=1).events.all()] == ["created"]
+    sent = [url.split(match.public_id)[1] for url in posted if "/rounds/" in url]
+    assert sent == ["/rounds/2/restore/"]
+    assert server_totals(match) == shown == totals(page)
