@@ -64,6 +64,21 @@ def refused_because(response):
     return message
 
 
+def test_a_refused_restore_says_why_as_data_too(client):
+    """The History page refusing a restore says why as a change refused does (a phone sends
+    the restores it kept offline to the same URL)."""
+    match = new_least_score(client, threshold="25")
+    post_round(client, match, 0, 7, 15, 20)
+    post_round(client, match, 1, 9, 5, 4)
+    match.delete_round(1)
+    post_round(client, match, 2, 14, 12, 3)
+    response = client.post(reverse("round_restore", args=[match.public_id, 1]))
+    assert refused_because(response) == (
+        "This round cannot be restored: round 3: Bo is out and has no hand"
+    )
+    assert Round.objects.get(number=1).deleted is not None
+
+
 def test_a_refused_save_says_why_as_data_too(client):
     match = new_least_score(client)
     assert refused_because(post_round(client, match, 0, 7, "", 20)) == "Bo's hand is missing"
