@@ -208,3 +208,38 @@ def test_a_round_deleted_online_is_restored_offline_and_reaches_the_server_once(
     sent = [url.split(match.public_id)[1] for url in posted if "/rounds/" in url]
     assert sent == ["/rounds/2/restore/"]
     assert server_totals(match) == shown == totals(page)
+
+
+def test_a_restore_the_match_no_longer_takes_is_refused_in_the_servers_words(phone):
+    """Offline, round 1 (deleted online) is restored; meanwhile another phone enters a round
+    the match with round 1 cannot have: back online the scorer is told so in the server's
+    words, and drops the restore."""
+    match = Match.objects.create(
+        game="least_score", players=["Ann", "Bo", "Chen"], options={"threshold": 25}
+    )
+    for k, (declarer, hands) in enumerate(HANDS[:2]):
+        match.add_round({"declarer": declarer, "hands": hands}, f"key-{k}")
+    match.delete_round(1)
+    page = phone
+    open_offline(page, match)
+    page.locator("[data-offline-deleted]").get_by_role("button", name="Restore this round").click()
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(2)
+    match.add_round({"declarer": 2, "hands": [14, 12, 3]}, "another-phone")
+
+    page.context.set_offline(False)
+    panel = page.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text(
+        "While you were offline, another phone entered round 2.", timeout=20_000
+    )
+    expect(panel).to_contain_text("You restored round 1.")
+    panel.get_by_role("button", name="Restore it").click()
+    expect(panel).to_contain_text(
+        "This round cannot be restored: round 3: Bo is out and has no hand"
+    )
+    shots(page, "offline-restore-refused")
+    panel.get_by_role("button", name="Drop it").click()
+    expect(panel).to_be_hidden()
+    expect(page.locator("[data-offline-note]")).to_be_hidden()
+    assert Round.objects.get(number=1).deleted is not None
+    assert not RoundEvent.objects.filter(action=RoundEvent.RESTORED).exists()
+    assert totals(page) == server_totals(match)
