@@ -96,7 +96,7 @@ def changed(state, changes):
     for change in changes:
         if change["kind"] == "close":
             closed = bool(change["closed"])
-        elif change["kind"] == "delete":
+        elif change["kind"] == "delete" and change["number"] in rounds:  # (gone meanwhile: asked)
             deleted[change["number"]] = rounds.pop(change["number"])
         elif change["kind"] == "restore":
             rounds = restored(rounds, deleted, change["number"])
