@@ -245,11 +245,11 @@ def round_form(request_text):
 def draw_round(request, document, numbers, number, entry=None, error=None):
     """The form of round number (games/partials/offline_round.html), refilled with entry (else
     the round as it stands) and why it was refused."""
-    from games import rules, screen
+    from games import screen
 
     position = numbers.index(number)
     before = screen.table_before(document, position)
-    game = rules.start({**document, "rounds": []})[0]
+    game = game_of(document)
     entry = document["rounds"][position] if entry is None else entry
     values = {
         "match": Match(request["state"], bool(document["closed"])),
@@ -263,6 +263,13 @@ def draw_round(request, document, numbers, number, entry=None, error=None):
         "csrf_token": request["csrf"],
     }
     return render("games/partials/offline_round.html", values, request.get("language", "en"))
+
+
+def game_of(document):
+    """The game module that scores the document, with its options."""
+    from games import rules
+
+    return rules.start({**document, "rounds": []})[0]
 
 
 def change(request_text):
@@ -294,7 +301,7 @@ def change(request_text):
 def applied(request, document, numbers, change):
     """(document, position): the document with the change applied (a changed round's entry
     read from its form, as the server reads it, into change["entry"]) and its round's place."""
-    from games import rules, screen
+    from games import screen
 
     if change["kind"] == "close":
         return {**document, "closed": bool(change["closed"])}, None
@@ -308,7 +315,7 @@ def applied(request, document, numbers, change):
         del rounds[position]
     else:
         before = screen.table_before(document, position)
-        game = rules.start({**document, "rounds": []})[0]
+        game = game_of(document)
         change["entry"] = game.entry_from_form(form_lists(change.pop("form")), before)
         rounds[position] = change["entry"]
     return {**document, "rounds": rounds}, position
@@ -317,32 +324,29 @@ def applied(request, document, numbers, change):
 def refused(document, kind, language):
     """Why the engine refuses the match after a change of this kind, as the server words it
     (games.screen), else None."""
+    from django.utils import translation
+
     from games import rules, screen
 
     try:
         rules.score(document)
     except rules.RulesError as error:
         words = {"delete": screen.cannot_delete, "restore": screen.cannot_restore}
-        with speaking(language):
+        with translation.override(language):
             return words.get(kind, screen.refusal)(error)
     return None
 
 
 def changed_lines(document, position, language):
     """What the round at position scores, as the list items of its breakdown."""
+    from django.utils import translation
+
     from games import screen
     from games.templatetags.scorekeeper import phrase
 
     game, table = screen.replayed(document)[:2]
-    with speaking(language):
+    with translation.override(language):
         return "".join(f"<li>{phrase(line)}</li>" for line in game.breakdown(table, position))
-
-
-def speaking(language):
-    """Django's words in the reader's language, within a with block."""
-    from django.utils import translation
-
-    return translation.override(language)
 
 
 def new_match(request_text):
