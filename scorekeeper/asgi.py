@@ -1,14 +1,21 @@
 """The app as gunicorn's uvicorn workers serve it: each worker reads requests on an event loop,
 so a phone on a slow link (or a stranger trickling bytes) holds a socket, never a thread; whole
 requests go to Django's WSGI application on a fixed pool of THREADS threads (a2wsgi), which keep
-their database connections from one request to the next."""
+their database connections from one request to the next. Static files never reach that pool:
+they are sent from the event loop, so a phone reading the offline runtime slowly holds no thread."""
 
+import io
 import os
 
 from a2wsgi import WSGIMiddleware
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.asgi import ASGIRequest
 from django.core.wsgi import get_wsgi_application
+from django.middleware.security import SecurityMiddleware
+from whitenoise.middleware import WhiteNoiseMiddleware
 
+from scorekeeper.middleware import private_by_default
 from scorekeeper.startup import prepare
 
 
@@ -61,6 +68,47 @@ def replay(body, receive):
     return body_then_gone
 
 
+def static_first(app):
+    """Send the files whitenoise serves (its lookup, headers, compressed variants, ranges and
+    304s) from the event loop, a chunk at a time as the client reads them; other requests go
+    to app. The answer passes the middleware that stands before whitenoise in settings
+    (private_by_default, SecurityMiddleware), so its headers are those Django would send."""
+    files = WhiteNoiseMiddleware()
+
+    async def static(scope, receive, send):
+        found = scope["type"] == "http" and static_file(files, scope["path"])
+        if not found:
+            return await app(scope, receive, send)
+        answer = private_by_default(SecurityMiddleware(lambda request: files.serve(found, request)))
+        try:
+            response = answer(ASGIRequest(scope, io.BytesIO()))
+        except DisallowedHost:  # the redirect to https names the Host: Django's 400 answers
+            return await app(scope, receive, send)
+        return await respond(response, send)
+
+    return static
+
+
+def static_file(files, path):
+    """whitenoise's file for path, or None, looked up as its middleware does."""
+    return files.find_file(path) if files.autorefresh else files.files.get(path)
+
+
+async def respond(response, send):
+    """Send a Django response from the event loop, each chunk once the client has room."""
+    headers = [
+        (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
+    ]
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    try:
+        chunks = response.streaming_content if response.streaming else [response.content]
+        for chunk in chunks:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+    finally:
+        response.close()
+
+
 async def refuse(send, status, text):
     headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]
     await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -69,7 +117,9 @@ async def refuse(send, status, text):
 
 def served(wsgi_app):
     """A WSGI application as the uvicorn workers serve it."""
-    return read_first(WSGIMiddleware(wsgi_app, workers=int(os.environ.get("THREADS", "8"))))
+    return read_first(
+        static_first(WSGIMiddleware(wsgi_app, workers=int(os.environ.get("THREADS", "8"))))
+    )
 
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")

@@ -194,12 +194,66 @@ def slow_sockets(port, count=150, every=5.0):
             sock.close()
 
 
+def collect_static(data_dir):
+    """Gather the static files into STATIC_ROOT, as `make run` does: whitenoise serves them."""
+    env = {**os.environ, "DATA_DIR": str(data_dir)}
+    command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True)
+
+
+@contextmanager
+def slow_readers(port, path, count=150, every=1.0, size=1024):
+    """count connections each asking for path (a large static file), then reading size bytes
+    of the answer every `every` seconds through a small receive window (a very slow link).
+    Yields the number of bytes each has read so far."""
+    sockets = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % path.encode())
+        sock.setblocking(False)
+        sockets.append(sock)
+    received = [0] * count
+    stop = threading.Event()
+
+    def read_slowly():
+        while not stop.wait(every):
+            for number, sock in enumerate(sockets):
+                try:
+                    received[number] += len(sock.recv(size))
+                except OSError:  # nothing arrived yet, or the server closed it
+                    pass
+
+    reading = threading.Thread(target=read_slowly)
+    reading.start()
+    try:
+        yield received
+    finally:
+        stop.set()
+        reading.join()
+        for sock in sockets:
+            sock.close()
+
+
 def new_least_score(server, **options):
     """A phone that started a three-player Least Score match; returns (phone, match path)."""
     phone = Phone(server.url)
     phone.get("/new/least_score/")
     form = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", **options}
     status, _body, location = phone.post("/new/least_score/", form)
+    assert status == 302
+    phone.get(location)
+    return phone, location
+
+
+def new_sheet(server, players=("Ann", "Bo", "Chen", "Dee"), **options):
+    """A phone that started a score sheet (with no option it never ends by itself); returns
+    (phone, match path)."""
+    phone = Phone(server.url)
+    phone.get("/new/sheet/")
+    form = {**{f"player_{seat}": name for seat, name in enumerate(players)}, **options}
+    status, _body, location = phone.post("/new/sheet/", form)
     assert status == 302
     phone.get(location)
     return phone, location
