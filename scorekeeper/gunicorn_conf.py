@@ -1,8 +1,9 @@
 """gunicorn's settings for `make run`, from the same environment variables as the app.
 
 uvicorn's workers (scorekeeper/asgi.py): each reads its connections on an event loop and hands
-Django's WSGI application only whole requests, on THREADS threads, so a client that sends its
-request slowly, or never finishes it, holds a socket and nothing else (bench/slow_clients).
+Django's WSGI application only whole requests, on THREADS threads, and sends static files itself,
+so a client that sends its request slowly, never finishes it, or reads a large file slowly,
+holds a socket and nothing else (bench/slow_clients).
 """
 
 import gc
