@@ -66,6 +66,7 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
         "refused": refused,
         "refused_number": numbers[len(table.rounds)] if refused else None,
         "leaders": set(game.leaders(table)),
+        "standings": standings(game, table),
         "summary": game.rules_summary(table.options),
         "status": game.status(table),
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
@@ -73,6 +74,24 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
         # A game may draw more of its result at the end (ranking points, the kid rule).
         "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],
     }
+
+
+def standings(game, table):
+    """Each side (a player, or a team) in place order: its names, total, place, whether it
+    leads, and how far it is from the match's end in the game's terms."""
+    places = game.ranking(table) if table.rounds else [1] * table.n
+    leaders = set(game.leaders(table))
+    lines = [
+        {
+            "names": [table.players[s] for s in seats],
+            "total": table.totals[seats[0]],
+            "place": min(places[s] for s in seats),
+            "leads": any(s in leaders for s in seats),
+            "to_go": game.to_go(table, seats[0]),
+        }
+        for seats in game.sides(table)
+    ]
+    return sorted(lines, key=lambda line: line["place"])
 
 
 def next_round(drawn, read_entry):

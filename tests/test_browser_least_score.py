@@ -61,7 +61,7 @@ def test_a_table_plays_least_score_to_the_end(phone):
     expect_totals(page, ["0", "29", "13"])
     expect(page.locator("#entry")).to_contain_text("out")
     expect(page.locator("input[name=hand-1]")).to_have_count(0)
-    expect(page.locator(".status")).to_contain_text("Bo is out")
+    expect(page.locator(".standings li").last).to_contain_text("Bo out")
 
     play_round(page, "Chen", {0: 14, 2: 3})
     play_round(page, "Ann", {0: 6, 2: 18})

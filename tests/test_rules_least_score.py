@@ -715,18 +715,15 @@ def test_the_rules_of_a_match_scored_by_the_difference_are_the_rule_books():
     assert "minus the declarer's" in summary()
 
 
-def test_the_status_shows_the_distance_to_the_threshold_and_who_is_out():
+def test_the_standings_show_the_distance_to_the_threshold_and_who_is_out():
     after = table(declare(0, 1, 30, 9), threshold=25)
-    assert [str(p) for p in GAME.status(after)] == [
-        "Ann has 0 points, 25 below the threshold of 25",
-        "Chen has 8 points, 17 below the threshold of 25",
-        "Bo is out",
+    assert [str(GAME.to_go(after, seat)) for seat in range(3)] == [
+        "25 to go to 25",
+        "out",
+        "17 to go to 25",
     ]
-    assert [str(p) for p in GAME.status(table())] == [
-        "Ann has 0 points, 100 below the threshold of 100",
-        "Bo has 0 points, 100 below the threshold of 100",
-        "Chen has 0 points, 100 below the threshold of 100",
-    ]
+    assert [str(GAME.to_go(table(), seat)) for seat in range(3)] == ["100 to go to 100"] * 3
+    assert GAME.status(table()) == []
 
 
 def test_the_chart_marks_the_threshold():

@@ -286,20 +286,12 @@ def test_a_fixed_number_of_hands_needs_the_number():
     assert error.value.phrase.params["name"] == "hands"
 
 
-def test_status_with_a_fixed_number_of_hands_says_which_is_next_and_each_total():
+def test_status_with_a_fixed_number_of_hands_says_which_is_next_and_no_limit_to_go():
     table = table_after(hands(2, [3, 5], end="hands", hands=2, deck="tactics"))
-    assert rendered(GAME.status(table)) == [
-        "cards 1 to 24 are in play",
-        "hand 2 of 2 next",
-        "Ann has 3 bullheads",
-        "Bo has 5 bullheads",
-    ]
+    assert rendered(GAME.status(table)) == ["cards 1 to 24 are in play", "hand 2 of 2 next"]
+    assert [GAME.to_go(table, seat) for seat in range(2)] == [None, None]
     table = table_after(hands(2, [3, 5], [2, 3], end="hands", hands=2, deck="tactics"))
-    assert rendered(GAME.status(table)) == [
-        "cards 1 to 24 are in play",
-        "Ann has 5 bullheads",
-        "Bo has 8 bullheads",
-    ]
+    assert rendered(GAME.status(table)) == ["cards 1 to 24 are in play"]
     assert GAME.chart_marks(table) == []
 
 
@@ -555,23 +547,22 @@ def rendered(phrases):
     return [str(phrase) for phrase in phrases]
 
 
-def test_status_says_how_far_each_player_is_from_the_limit():
+def test_the_standings_say_how_far_each_player_is_from_the_limit():
     table = table_after(hands(4, [5, 12, 9, 20], [14, 8, 22, 3]))
-    assert rendered(GAME.status(table)) == [
-        "cards 1 to 84 are in play",
-        "Ann has 19 bullheads, 47 below the limit of 66",
-        "Bo has 20 bullheads, 46 below the limit of 66",
-        "Chen has 31 bullheads, 35 below the limit of 66",
-        "Dee has 23 bullheads, 43 below the limit of 66",
+    assert rendered(GAME.status(table)) == ["cards 1 to 84 are in play"]
+    assert rendered(GAME.to_go(table, seat) for seat in range(4)) == [
+        "47 to go to 66",
+        "46 to go to 66",
+        "35 to go to 66",
+        "43 to go to 66",
     ]
 
 
-def test_status_names_who_reached_the_limit():
+def test_the_standings_name_who_reached_the_limit():
     table = table_after(hands(2, [10, 5], [10, 5], limit=20, deck="full"))
-    assert rendered(GAME.status(table)) == [
-        "cards 1 to 104 are in play",
-        "Ann has reached 20",
-        "Bo has 10 bullheads, 10 below the limit of 20",
+    assert rendered(GAME.to_go(table, seat) for seat in range(2)) == [
+        "reached 20",
+        "10 to go to 20",
     ]
 
 

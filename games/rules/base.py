@@ -385,6 +385,22 @@ class Game:
         """Phrases for the table before the next round (who leads or deals next, who is out)."""
         return []
 
+    def sides(self, table):
+        """The seats of each side the standings list (each player alone by default)."""
+        return [[seat] for seat in range(table.n)]
+
+    def to_go(self, table, seat):
+        """How far seat is from the match's end, in the game's terms (a Phrase), or None."""
+        return None
+
+
+def points_to_go(left, end):
+    """The standings' words for a player left points away from the total end that ends the
+    match (or who has reached it)."""
+    if left <= 0:
+        return Phrase(gettext_noop("reached %(end)s"), end=end)
+    return Phrase(gettext_noop("%(left)s to go to %(end)s"), left=left, end=end)
+
 
 # What a phone keyboard types between numbers, in ASCII: the Arabic comma, the full-width comma
 # and the Arabic decimal separator.

@@ -19,6 +19,7 @@ from .base import (
     needs_hands,
     per_seat,
     plain,
+    points_to_go,
     whole_or_text,
 )
 from .base import (
@@ -516,6 +517,13 @@ class Gongzhu(Game):
                 **params,
             )
         return Phrase(_("zero-sum %(share)s ×%(multiplier)s = %(points)s"), **params)
+
+    def to_go(self, table, seat):
+        """With a floor, how far the player's total before evening out is from it."""
+        if table.options["end"] != "floor":
+            return None
+        floor = table.options["floor"]
+        return points_to_go(table.raw_totals[seat] + floor, -floor)
 
     def status(self, table):
         """Who leads the next hand and how far the match is from its end."""

@@ -9,6 +9,7 @@ from .base import (
     form_value,
     listed,
     per_seat,
+    points_to_go,
     seat,
     whole,
     whole_or_text,
@@ -449,24 +450,17 @@ class LeastScore(Game):
             lines.append(Phrase(LANDINGS, pairs=[f"{t} → {b}" for t, b in goes_to.items()]))
         return [*lines, Phrase(OUT[options["eliminate_at"]], threshold=options["threshold"])]
 
-    def status(self, table):
-        """How far each player still in is from the threshold, who is out, any declaring limit."""
+    def to_go(self, table, seat):
+        """Points left before the threshold puts the player out, or that they are out."""
+        if seat in table.out:
+            return Phrase(_("out"))
         threshold = table.options["threshold"]
-        lines = [
-            Phrase(
-                _("%(name)s has %(total)s points, %(left)s below the threshold of %(threshold)s"),
-                name=table.players[s],
-                total=table.totals[s],
-                left=threshold - table.totals[s],
-                threshold=threshold,
-            )
-            for s in table.still_in()
-        ]
-        lines += [Phrase(_("%(name)s is out"), name=table.players[s]) for s in sorted(table.out)]
+        return points_to_go(threshold - table.totals[seat], threshold)
+
+    def status(self, table):
+        """Any declaring limit (the standings say how far each player is from the threshold)."""
         most = table.options["declare_max"]
-        if most is not None:
-            lines.append(Phrase(DECLARE_MAX, most=most))
-        return lines
+        return [] if most is None else [Phrase(DECLARE_MAX, most=most)]
 
     def breakdown(self, table, index):
         """Whether the declaration stood (the Asaf named), each score, any exact landing."""

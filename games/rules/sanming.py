@@ -8,6 +8,7 @@ from .base import (
     Table,
     form_value,
     per_seat,
+    points_to_go,
     seat,
     whole,
     whole_or_text,
@@ -398,6 +399,11 @@ class Sanming(Game):
                 )
             )
         return lines
+
+    def to_go(self, table, seat):
+        """Points left before the target ends the match."""
+        target = table.options["target"]
+        return points_to_go(target - table.totals[seat], target)
 
     def status(self, table):
         if self.is_over(table):

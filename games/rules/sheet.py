@@ -8,6 +8,7 @@ from .base import (
     RulesError,
     form_value,
     per_seat,
+    points_to_go,
     whole,
     whole_or_text,
 )
@@ -136,6 +137,13 @@ class Sheet(Game):
             if points
         ]
         return [Phrase(_("this round: %(points)s"), points=scored or "0")]
+
+    def to_go(self, table, seat):
+        """Points left before the target ends the match (none without a target)."""
+        target = table.options["target"]
+        if target is None:
+            return None
+        return points_to_go(target - table.totals[seat], target)
 
     def status(self, table):
         """Who wins (under the table's name for the game), then what ends the match."""

@@ -16,6 +16,7 @@ from .base import (
     needs_hands,
     per_seat,
     plain,
+    points_to_go,
     whole,
     whole_or_text,
 )
@@ -349,22 +350,21 @@ class SixNimmt(Game):
             ]
         return phrases
 
+    def to_go(self, table, seat):
+        """Bullheads left before the limit ends the match (with the limit as its end)."""
+        if table.options["end"] != "66":
+            return None
+        limit = table.options["limit"]
+        return points_to_go(limit - table.totals[seat], limit)
+
     def status(self, table):
-        """The cards in play, then how far each player is from the limit, or which hand is next
-        (and, with a fixed number of hands, each player's bullheads)."""
+        """The cards in play, then which hand is next (the standings say how far each player
+        is from the limit)."""
         options = table.options
         phrases = [
             Phrase(_("cards 1 to %(high)s are in play"), high=highest_card(options, table.n))
         ]
-        if options["end"] == "66":
-            return phrases + self.to_the_limit(table)
-        phrases += self.next_hand(table)
-        if options["end"] == "hands":
-            phrases += [
-                Phrase(_("%(name)s has %(total)s bullheads"), name=name, total=total)
-                for name, total in zip(table.players, table.totals)
-            ]
-        return phrases
+        return phrases if options["end"] == "66" else phrases + self.next_hand(table)
 
     @staticmethod
     def next_hand(table):
@@ -375,23 +375,6 @@ class SixNimmt(Game):
         if number <= hands:
             return [Phrase(_("hand %(number)s of %(hands)s next"), number=number, hands=hands)]
         return []
-
-    @staticmethod
-    def to_the_limit(table):
-        """How far each player is from the limit, or that they reached it."""
-        limit = table.options["limit"]
-        return [
-            Phrase(_("%(name)s has reached %(limit)s"), name=name, limit=limit)
-            if total >= limit
-            else Phrase(
-                _("%(name)s has %(total)s bullheads, %(left)s below the limit of %(limit)s"),
-                name=name,
-                total=total,
-                left=limit - total,
-                limit=limit,
-            )
-            for name, total in zip(table.players, table.totals)
-        ]
 
 
 GAME = SixNimmt()

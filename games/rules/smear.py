@@ -10,6 +10,7 @@ from .base import (
     Table,
     form_value,
     is_whole,
+    points_to_go,
     seat,
     whole,
     whole_or_text,
@@ -316,6 +317,15 @@ class Smear(Game):
                 )
             )
         return phrases
+
+    def sides(self, table):
+        """The two partnerships: seats 0 and 2, seats 1 and 3."""
+        return [[0, 2], [1, 3]]
+
+    def to_go(self, table, seat):
+        """Points the seat's team needs to reach the target."""
+        target = table.options["target"]
+        return points_to_go(target - team_totals(table)[seat % 2], target)
 
     def status(self, table):
         """Who deals next (seat 0 first, then to the left) and each team's total."""
