@@ -1,0 +1,109 @@
+"""The standings come first: after a save, every player's total is on the phone's screen without
+scrolling, in every game at its largest common table, on the small phones too; and a watching
+phone opens on the same standings."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.conftest import PHONE, screenshot
+from tests.table import save
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Ann", "Bo", "Chen", "Dee", "Eve", "Fay", "Gus", "Hal"]
+SCREENS = {"390x844": (390, 844), "360x640": (360, 640)}
+
+
+def pill(page, name, value):
+    """Tap the big radio button of field name with this value."""
+    page.locator(f"label:has(input[name='{name}'][value='{value}'])").click()
+
+
+def gongzhu(page):
+    """Every scoring card to Ann."""
+    page.locator(".gz-seat", has_text="Ann").click()
+    page.get_by_role("button", name="The rest to Ann").click()
+
+
+def least_score(page):
+    pill(page, "declarer", 0)
+    for seat in range(8):
+        page.locator(f"input[name=hand-{seat}]").fill("2" if seat == 0 else str(10 + seat))
+
+
+def sanming(page):
+    pill(page, "winner", 0)
+    pill(page, "cards_left-1", 5)
+    pill(page, "cards_left-2", 9)
+
+
+def six_nimmt(page):
+    pill(page, "mode", "bullheads")
+    for seat in range(8):
+        page.locator(f"input[name=bullheads-{seat}]").fill(str(10 + seat))
+
+
+def smear(page):
+    pill(page, "bidder", 0)
+    pill(page, "bid", 2)
+    for point in ("high", "low", "jack", "game"):
+        pill(page, point, 0)
+
+
+def sheet(page):
+    for seat in range(8):
+        page.locator(f"input[name=points-{seat}]").fill(str(5 * seat))
+
+
+TABLES = {
+    "gongzhu": (4, gongzhu),
+    "least_score": (8, least_score),
+    "sanming": (3, sanming),
+    "six_nimmt": (8, six_nimmt),
+    "smear": (4, smear),
+    "sheet": (8, sheet),
+}
+
+
+def totals_on_screen(page, count, height):
+    """Each standing's total lies wholly inside the viewport, as the page stands (no scroll)."""
+    totals = page.locator(".standings .total")
+    expect(totals).to_have_count(count)
+    for k in range(count):
+        box = totals.nth(k).bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, (k, box)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("game", TABLES)
+def test_after_a_save_every_total_is_on_screen(browser, live_server, game, screen):
+    players, play = TABLES[game]
+    match = Match.start(game, NAMES[:players], {})
+    width, height = SCREENS[screen]
+    viewport = {**PHONE, "viewport": {"width": width, "height": height}}
+    page = browser.new_context(base_url=live_server.url, **viewport).new_page()
+    page.goto(f"/m/{match.public_id}/")
+    play(page)
+    page.get_by_role("button", name="Save round").scroll_into_view_if_needed()
+    save(page)
+    expect(page.get_by_role("heading", name="Round 2")).to_be_attached()
+    sides = 2 if game == "smear" else players
+    totals_on_screen(page, sides, height)
+    screenshot(page, f"standings-{game}-{screen}")
+
+    watcher = browser.new_context(base_url=live_server.url, **viewport).new_page()
+    watcher.goto(f"/w/{match.watch_id}/")
+    totals_on_screen(watcher, sides, height)
+    page.context.close()
+    watcher.context.close()
+
+
+def test_the_standings_put_the_leader_first_and_say_how_far_each_is_from_66(phone):
+    match = Match.start("six_nimmt", ["Ann", "Bo", "Chen"], {})
+    match.add_round({"bullheads": [30, 2, 12]})
+    phone.goto(f"/m/{match.public_id}/")
+    rows = phone.locator(".standings li")
+    expect(rows).to_have_text(
+        ["★ Bo 64 to go to 66 2", "2 Chen 54 to go to 66 12", "3 Ann 36 to go to 66 30"]
+    )
