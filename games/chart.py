@@ -20,10 +20,13 @@ COLOURS = 10  # chart colours in static/app.css (.chart .c0 to .c9)
 
 def chart(result, marks=()):
     """For a result with rounds: each player's line through the totals after every round, the
-    axis at 0, value and round ticks, and marks: (value, label) reference lines such as a limit."""
+    axis at 0, value and round ticks, and marks: (value, label) reference lines such as a limit,
+    drawn where they are within reach of the totals, else named at the edge they lie beyond."""
     lines = list(zip(*running_totals(result["rounds"])))
     rounds = len(result["rounds"])
-    values = [0, *(v for line in lines for v in line), *(value for value, _label in marks)]
+    totals = [0, *(v for line in lines for v in line)]
+    near, far = within_reach(marks, min(totals), max(totals))
+    values = [*totals, *(value for value, _label in near)]
     step = nice_step(max(values) - min(values))
     low, high = math.floor(min(values) / step) * step, math.ceil(max(values) / step) * step
     high = max(high, low + step)
@@ -74,8 +77,20 @@ def chart(result, marks=()):
             {"number": k, "x": x(k)}
             for k in range(nice_step(rounds), rounds + 1, nice_step(rounds))
         ],
-        "marks": [{"value": value, "label": label, "y": y(value)} for value, label in marks],
+        "marks": [{"value": value, "label": label, "y": y(value)} for value, label in near],
+        "beyond": [
+            {"value": value, "label": label, "above": value > high}
+            for value, label in sorted(far, key=lambda mark: mark[0])
+        ],
     }
+
+
+def within_reach(marks, low, high):
+    """(near, far): the marks at most the totals' spread beyond them (drawing a nearer one
+    leaves the lines at least half the chart's height), and the others."""
+    spread = max(high - low, 1)
+    near = [mark for mark in marks if low - spread <= mark[0] <= high + spread]
+    return near, [mark for mark in marks if mark not in near]
 
 
 def nice_step(span, count=4):

@@ -14,6 +14,7 @@ from games import rules
 from games.chart import LABEL_GAP, chart, cut
 from games.models import Match, Round
 from games.rules.gongzhu import SCORING
+from games.templatetags.records import chart_svg
 from tests.html import visible
 
 pytestmark = pytest.mark.django_db
@@ -156,3 +157,23 @@ def test_long_names_are_cut_wide_characters_counting_double():
     assert cut("Ann") == "Ann"
     assert cut("Bartholomew Smith") == "Bartholome…"
     assert cut("欧阳娜娜娜娜娜娜") == "欧阳娜娜娜…"
+
+
+def test_a_limit_far_beyond_every_total_is_named_at_the_edge_not_drawn():
+    """Totals under 50 and a threshold of 200: the lines keep the chart's height, and the
+    threshold is named at the top edge, pointing up."""
+    document = json.loads((EXAMPLES / "least-score-yaniv.match.json").read_text("utf-8"))
+    game, table, _closed = rules.replay(document)
+    drawing = chart(rules.outcome(game, table, False), game.chart_marks(table))
+    assert drawing["marks"] == []
+    assert [(m["value"], m["above"]) for m in drawing["beyond"]] == [(200, True)]
+    assert max(tick["value"] for tick in drawing["ticks"]) <= 60
+    page = chart_svg(drawing, "chart")
+    assert '<text class="beyond" data-mark="200"' in page and "↑ threshold 200" in page
+
+
+def test_a_limit_within_reach_is_drawn_across_the_chart():
+    document = json.loads((EXAMPLES / "six-nimmt-to-66.match.json").read_text("utf-8"))
+    game, table, _closed = rules.replay(document)
+    drawing = chart(rules.outcome(game, table, False), game.chart_marks(table))
+    assert [m["value"] for m in drawing["marks"]] == [66] and drawing["beyond"] == []

@@ -44,6 +44,11 @@ def chart_svg(drawing, label):
         parts.append(f'<g class="mark" data-mark="{mark["value"]}">{across(mark["y"])}')
         parts.append(f'<text x="{left}" y="{mark["y"]}" dy="-4">')
         parts.append(f"{escape(phrase_text(mark['label']))}</text></g>")
+    for mark in drawing["beyond"]:  # named at the edge, an arrow pointing where it lies
+        edge, arrow = (drawing["top"], "↑") if mark["above"] else (drawing["bottom"], "↓")
+        parts.append(f'<text class="beyond" data-mark="{mark["value"]}" x="{left}" y="{edge}"')
+        parts.append(f' dy="{10 if mark["above"] else -4}">{arrow} ')
+        parts.append(f"{escape(phrase_text(mark['label']))}</text>")
     parts.append("</svg>")
     return SafeString("".join(parts))
 
