@@ -135,9 +135,10 @@ def test_a_zero_sum_mahjong_sheet_balanced_in_one_tap_and_settled_with_its_remat
     play(page, [-4, 12, -4, None])
     play(page, [0, 0, 0, None])
     expect_totals(page, [-4, 12, -4, -4])
-    # amounts 4 20 -12 -12, then -2 6 -2 -2: together 2 26 -14 -14
-    series = page.locator(".series")
+    # amounts 4 20 -12 -12, then -2 6 -2 -2: together 2 26 -14 -14, the one settlement shown
+    series = page.locator(".series-settlement")
     expect(series).to_contain_text("Settlement of 2 finished matches")
     for payment in ("Chen pays Bo 14", "Dee pays Bo 12", "Dee pays Ann 2"):
         expect(series).to_contain_text(payment)
+    expect(page.locator(".settlement")).to_have_count(1)
     screenshot(page, "sheet-mahjong-series")
