@@ -114,8 +114,10 @@ def player_record(name, found):
 
 
 @require_POST
+@limited("RATE_NEW_MATCHES")
 def rematch(request, public_id):
-    """A new match of the same game, players, seats and options (a second tap joins it)."""
+    """A new match of the same game, players, seats and options (a second tap joins it); each
+    tap counts as a new match towards the address's limit, the second too."""
     following = get_match(public_id).rematch()
     remember(request, following.public_id)
     return redirect("match", public_id=following.public_id)

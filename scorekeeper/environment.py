@@ -24,7 +24,7 @@ def env_list(name, default):
 
 
 def env_rate(name, default):
-    """A rate such as "100/h" (a count per s, m, h or d), as django-ratelimit reads it."""
+    """A rate such as "100/h": a count per s, m, h or d (scorekeeper/limits.py)."""
     value = os.environ.get(name, default).strip()
     if not re.fullmatch(r"[0-9]+/[smhd]", value):
         raise ImproperlyConfigured(

@@ -9,8 +9,6 @@ holds a socket and nothing else (bench/slow_clients).
 import gc
 import os
 
-from scorekeeper.environment import env_flag
-
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 wsgi_app = "scorekeeper.asgi:application"
 workers = int(os.environ.get("WORKERS", "3"))
@@ -18,10 +16,12 @@ worker_class = "uvicorn_worker.UvicornWorker"
 keepalive = 5
 timeout = 30
 accesslog = "-"
-# X-Forwarded-Proto is believed from any address only when the operator says a proxy is in
-# front (BEHIND_PROXY=1); otherwise gunicorn's default, the loopback address alone.
-if env_flag("BEHIND_PROXY"):
-    forwarded_allow_ips = "*"
+# uvicorn would put X-Forwarded-For's first address in REMOTE_ADDR for a peer in this list
+# (gunicorn's default: the loopback address), so a client on this machine, or a proxy's client
+# writing the header itself, could name any address. The app reads the proxy's headers itself,
+# only with BEHIND_PROXY=1: X-Forwarded-For's last address (scorekeeper/limits.py) and
+# X-Forwarded-Proto (SECURE_PROXY_SSL_HEADER).
+forwarded_allow_ips = ""
 
 
 def post_worker_init(worker):

@@ -57,7 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.staticfiles",
     "django_htmx",
-    "django_ratelimit",
+    "scorekeeper",  # its one model: what the limits per client address count
     "games",
 ]
 
@@ -122,26 +122,13 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1
 
 # What one client address may create (scorekeeper/limits.py): a table starts a handful of
 # matches an evening; a flood of them would fill the disk. Saves and pages are never limited.
+# The counts live in the database (scorekeeper.models.Tally): every worker and machine shares
+# them, each request adds one in a single UPDATE, and a window is fixed (the hour, say, from its
+# start on the clock): no request extends it.
 RATE_NEW_MATCHES = env_rate("RATE_NEW_MATCHES", "100/h")
 RATE_IMPORTS = env_rate("RATE_IMPORTS", "30/h")
 # Below this much free space in the data folder, new matches and imports are refused (saves go on).
 MIN_FREE_BYTES = env_int("MIN_FREE_MB", 200) * 2**20
-# The counts live in the database (a table made by a migration): every worker and machine
-# shares them, and they outlast a restart. Django's database cache adds one by reading and
-# writing, so requests landing at the same moment may count once: a limit is approximate, and
-# a cache that cannot count lets the request through (its save says what went wrong).
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "limits": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "scorekeeper_limits",
-        "OPTIONS": {"MAX_ENTRIES": 100_000},
-    },
-}
-RATELIMIT_USE_CACHE = "limits"
-RATELIMIT_IP_META_KEY = "scorekeeper.limits.client_address"
-RATELIMIT_FAIL_OPEN = True
-SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]  # as said above
 
 # This phone's list of matches lives in a signed cookie: nothing to store on the server.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
