@@ -68,6 +68,11 @@ class Match(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    # The original of the series a rematch belongs to (None for a match that is no rematch): the
+    # whole series is read, or its versions moved on, in one query however long it grows.
+    series_first = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -114,15 +119,15 @@ class Match(models.Model):
         """The game module that scores this match."""
         return rules.GAMES[self.game]
 
+    def in_series(self):
+        """The matches of this one's series (it alone when it has no rematch), not yet read."""
+        first = self.series_first_id or self.pk
+        return Match.objects.filter(Q(pk=first) | Q(series_first=first))
+
     def series(self):
-        """The original match and its chain of rematches, in play order."""
-        first = self
-        while first.rematch_of_id is not None:
-            first = first.rematch_of
-        chain = [first]
-        while (following := chain[-1].rematches.first()) is not None:
-            chain.append(following)
-        return chain
+        """The original match and its chain of rematches, in play order (each made after the
+        one it follows)."""
+        return list(self.in_series().order_by("pk"))
 
     def live_rounds(self):
         """The rounds in play order, without deleted ones."""
@@ -173,16 +178,11 @@ class Match(models.Model):
         with transaction.atomic():
             rows = Match.objects.select_for_update().filter(Q(pk=self.pk) | Q(rematch_of=self.pk))
             rows = rows.order_by("pk")  # locked in one order by every change
-            followed = False
             for pk, version, closed in rows.values_list("pk", "version", "closed"):
                 if pk == self.pk:
                     self.version, self.closed = version, closed
-                else:
-                    followed = True
             yield self
-            in_series = followed or self.rematch_of_id is not None
-            series = [m.pk for m in self.series()] if in_series else [self.pk]
-            Match.objects.filter(pk__in=series).update(version=F("version") + 1)
+            self.in_series().update(version=F("version") + 1)
         self.version += 1
 
     def still_at(self, seen):
@@ -265,7 +265,11 @@ class Match(models.Model):
         """The match that follows this one (made on the first ask, the same on a second)."""
         with self.changing() as now:
             following = now.rematches.first() or Match.objects.create(
-                game=now.game, players=now.players, options=now.options, rematch_of=now
+                game=now.game,
+                players=now.players,
+                options=now.options,
+                rematch_of=now,
+                series_first_id=now.series_first_id or now.pk,
             )
         return following
 
