@@ -368,8 +368,9 @@ class Game:
         return {}
 
     def invalid_seat(self, table, entry):
-        """The seat a refused entry is about (the form marks its field), else None."""
-        if not isinstance(entry, dict):
+        """The seat a refused entry is about (the form marks its field), else None (also when
+        the match is over: the refusal is then about the match, not a seat)."""
+        if not isinstance(entry, dict) or self.is_over(table):
             return None
         try:
             self.play(table.fork(), entry)

@@ -1,0 +1,87 @@
+"""What an attack found answering 500, each found request replayed: every answer is now a
+refusal in words (4xx), never a server error."""
+
+import json
+
+import pytest
+
+from tests import test_rules_gongzhu as gongzhu
+from tests import test_rules_least_score as least_score
+from tests import test_rules_sanming as sanming
+from tests import test_rules_sheet as sheet
+from tests import test_rules_six_nimmt as six_nimmt
+from tests import test_rules_smear as smear
+from tests.html import visible
+
+pytestmark = pytest.mark.django_db
+
+# A next round of any game: each game reads its own fields of it.
+ANY_ROUND = {
+    "declarer": "0",
+    **{f"hand-{s}": str(s + 1) for s in range(4)},
+    **{f"points-{s}": "5" for s in range(4)},
+    **{f"bullheads-{s}": "3" for s in range(4)},
+    "winner": "0",
+    **{f"cards_left-{s}": "0" if s == 0 else "4" for s in range(3)},
+    "bidder": "0",
+    "bid": "2",
+    "high": "0",
+    "low": "1",
+    "rest": "3",
+}
+# Every way a match ends, in every game: the document, imported, takes no round after it.
+ENDED = {
+    "least score, one player left": least_score.match(
+        least_score.declare(0, 1, 30, 30), threshold=25
+    ),
+    "least score, one left after two rounds": least_score.match(
+        least_score.declare(0, 1, 30, 9), least_score.declare(0, 1, None, 21), threshold=25
+    ),
+    "least score, first out": least_score.match(
+        least_score.declare(0, 2, 30, 5), threshold=25, end="first_out"
+    ),
+    "gongzhu, floor": gongzhu.match(gongzhu.PLAIN, gongzhu.PLAIN, floor=240),
+    "gongzhu, ceiling": gongzhu.match(gongzhu.PLAIN, gongzhu.PLAIN, ceiling=140),
+    "gongzhu, hands played": gongzhu.match(gongzhu.PLAIN, gongzhu.PLAIN, end="hands", hands=2),
+    "6 nimmt, 66 reached": six_nimmt.hands(2, [10, 5], [10, 5], limit=20),
+    "6 nimmt, one game per hand": six_nimmt.hands(2, [3, 5], [6, 2], end="hand", hands=2),
+    "6 nimmt, hands played": six_nimmt.hands(
+        3, [40, 3, 5], [30, 12, 6], [7, 4, 11], end="hands", hands=3
+    ),
+    "sanming, target reached": sanming.match(sanming.hand(0, [0, 17, 12], [0, 1, 0])),
+    "sheet, target reached": sheet.match((30, 0, 0, 0), target=25),
+    "sheet, rounds played": sheet.match((1, 0, 0, 0), hands=1),
+    "smear, a team won": smear.match(*smear.FOURTEEN_THIRTEEN, smear.hand(1, 2, 1, 1, 0, 0)),
+    **{
+        f"{name}, closed by hand": {**document, "closed": True}
+        for name, document in {
+            "least score": least_score.match(least_score.declare(0, 1, 5, 9)),
+            "gongzhu": gongzhu.match(gongzhu.PLAIN),
+            "6 nimmt": six_nimmt.hands(3, [20, 10, 10]),
+            "sanming": sanming.match(sanming.hand(0, [0, 3, 4])),
+            "sheet": sheet.match((1, 0, 0, 0)),
+            "smear": smear.match(smear.hand(0, 2, 0, 0, 0, 0)),
+        }.items()
+    },
+}
+
+
+def imported(client, document):
+    """The score path of a match document imported as a phone would."""
+    client.get("/import/")
+    response = client.post("/import/", {"document": json.dumps(document)})
+    assert response.status_code == 302, visible(response.content.decode())
+    return response["Location"]
+
+
+@pytest.mark.parametrize("document", ENDED.values(), ids=ENDED.keys())
+def test_a_save_after_every_kind_of_end_is_refused_in_words(client, document):
+    match_path = imported(client, document)
+    ended = "The match is closed" if document["closed"] else "the match is already finished"
+    for form in (ANY_ROUND, {}, {"declarer": "0", "hand-0": "1", "hand-1": "2", "hand-2": "3"}):
+        response = client.post(match_path + "rounds/", form)
+        assert response.status_code == 422
+        assert ended in visible(response.content.decode())
+        preview = client.post(match_path + "preview/", form)
+        assert preview.status_code == 200
+        assert ended in visible(preview.content.decode())
