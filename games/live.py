@@ -19,6 +19,9 @@ from games.models import Match
 # The query as the page sends it (v=N, &rounds=all); the link each live check is asked with.
 QUERY = re.compile(r"v=(?P<version>[0-9]{1,12})(&rounds=all)?")
 LINKS = {"live": "watch_id", "score_live": "public_id"}
+# No live check's path is longer (/m/<link>/live/, a link of at most 32 characters): a longer
+# one is never looked up, so made-up paths keep no more than this each in the memo below.
+LONGEST_PATH = len("/m//live/") + Match._meta.get_field("public_id").max_length
 
 
 def nothing_new(get_response):
@@ -38,7 +41,8 @@ def nothing_new(get_response):
 def still_at(request):
     """The version (as text) of the match a live check asks about, or None when the request
     is not a live check the whole stack need not see."""
-    asked = live_link(request.path_info)
+    path = request.path_info
+    asked = live_link(path) if len(path) <= LONGEST_PATH else None
     if asked is None:
         return None
     try:
@@ -49,7 +53,7 @@ def still_at(request):
     return None if version is None else str(version)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)  # of paths of LONGEST_PATH at most: well under 1 MB
 def live_link(path):
     """(link, token) when path is a live check's, else None: the URLconf decides, once a path."""
     try:

@@ -11,12 +11,18 @@ from contextlib import contextmanager
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games import rules
 from games.memo import board, keep_board
 from games.screen import next_numbers, next_round, table_before
 
 MAX_ROUNDS = rules.MAX_ROUNDS
+# Deleted rounds are kept (they can be restored) and count towards MAX_ROUNDS: a match stores
+# at most that many, so neither the database nor a board held in memory grows past them.
+STORED_FULL = gettext_noop(
+    "a match keeps at most %(most)s rounds, deleted ones included: start a rematch"
+)
 
 
 class Conflict(Exception):
@@ -214,6 +220,8 @@ class Match(models.Model):
             if refusal is not None:
                 raise Refused(refusal)
             number = next(iter(next_numbers(before["last"], 1)))
+            if number > MAX_ROUNDS:  # numbers are never used twice: the rounds stored, at most
+                raise Refused(rules.RulesError(STORED_FULL, most=MAX_ROUNDS))
             stored = Round.objects.create(match=now, number=number, entry=entry, entry_key=key)
             RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
         keep_board(self, self.version, [*before["numbers"], number], table, before["deleted"])

@@ -362,11 +362,14 @@ def test_a_board_kept_is_never_replaced_by_an_older_versions(client):
     """A request that read the match before another phone's save draws the older version's
     board; it does not push out the newer one already kept."""
     match = new_least_score(client)
-    memo.keep(match.public_id, 5, {"rows": ["newer"]})
-    memo.keep(match.public_id, 4, {"rows": ["older"]})
-    assert memo.BOARDS[match.public_id] == (5, {"rows": ["newer"]})
-    memo.keep(match.public_id, 6, {"rows": ["latest"]})
-    assert memo.BOARDS[match.public_id] == (6, {"rows": ["latest"]})
+    newer, older, latest = (
+        {"rows": [seen], "deleted": []} for seen in ("newer", "older", "latest")
+    )
+    memo.keep(match.public_id, 5, newer)
+    memo.keep(match.public_id, 4, older)
+    assert memo.BOARDS[match.public_id] == (5, newer)
+    memo.keep(match.public_id, 6, latest)
+    assert memo.BOARDS[match.public_id] == (6, latest)
 
 
 def test_the_run_fast_form_follows_the_deal_and_asks_the_bombs_played_when_the_others_pay(client):
