@@ -2,6 +2,7 @@
 refusal in words (4xx), never a server error."""
 
 import json
+import threading
 
 import pytest
 
@@ -12,6 +13,7 @@ from tests import test_rules_sheet as sheet
 from tests import test_rules_six_nimmt as six_nimmt
 from tests import test_rules_smear as smear
 from tests.html import visible
+from tests.server import DATABASES, Phone, Server, database, new_least_score
 
 pytestmark = pytest.mark.django_db
 
@@ -85,3 +87,59 @@ def test_a_save_after_every_kind_of_end_is_refused_in_words(client, document):
         preview = client.post(match_path + "preview/", form)
         assert preview.status_code == 200
         assert ended in visible(preview.content.decode())
+
+
+def at_once(server, page, posts):
+    """Each (path, form) posted by its own phone (which opened page first), all at one moment;
+    their statuses in order."""
+    phones = [Phone(server.url) for _ in posts]
+    for phone in phones:
+        phone.get(page)
+    start = threading.Barrier(len(posts))
+    statuses = [None] * len(posts)
+
+    def post(k):
+        start.wait()
+        statuses[k] = phones[k].post(*posts[k])[0]
+
+    threads = [threading.Thread(target=post, args=(k,)) for k in range(len(posts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return statuses
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_deletes_restores_and_closes_of_one_round_at_once_are_answered_without_an_error(
+    kind, tmp_path
+):
+    """Phones tapping Delete (no version posted), then Restore, then Close, then Reopen on one
+    round or match at the same moment: one of each is done, the others are told, none fails."""
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        try:
+            phone, match_path = new_least_score(server)
+            for hands in ([7, 15, 20], [3, 9, 12], [5, 6, 8]):
+                form = {"declarer": "0", **{f"hand-{s}": str(h) for s, h in enumerate(hands)}}
+                assert phone.post(match_path + "rounds/", form)[0] == 302
+            round_2 = f"{match_path}rounds/2/"
+            deletes = sorted(at_once(server, match_path, [(round_2 + "delete/", {})] * 8))
+            restores = at_once(server, match_path + "history/", [(round_2 + "restore/", {})] * 8)
+            restores.sort()
+            closes = at_once(server, match_path, [(match_path + "close/", {})] * 8)
+            reopens = at_once(server, match_path, [(match_path + "close/", {"closed": "0"})] * 8)
+            mixed = at_once(
+                server,
+                match_path,
+                [(round_2 + "delete/", {}), (match_path + "close/", {})] * 4,
+            )
+            phone.get(match_path + "history/")
+        finally:
+            server.stop()
+    mixed_deletes = sorted(mixed[::2])
+    for one_done in (deletes, mixed_deletes):
+        assert one_done[0] == 302 and set(one_done[1:]) <= {404, 422}, one_done
+    assert restores == [302] + [404] * 7
+    assert closes == reopens == [302] * 8 and mixed[1::2] == [302] * 4
+    assert visible(phone.page).count("Restore") == 1
