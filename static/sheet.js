@@ -1,6 +1,7 @@
 /* Score sheet entry. Each field's sign toggle flips the sign of the typed number (the iOS number
    pad has no minus key) and puts the cursor back in the field. On a zero-sum sheet, a line says
    what is still to place and a button fills the last empty field with what balances the round.
+   "The rest scored 0" fills every empty field with 0.
    Without this script the buttons stay hidden and "-5" is typed as it is. */
 (function () {
   "use strict";
@@ -31,6 +32,7 @@
   }
 
   function refresh(sheet) {
+    sheet.querySelector("[data-rest-zero]").disabled = !fields(sheet).some(isEmpty);
     if (!sheet.hasAttribute("data-zero-sum")) return;
     const left = -fields(sheet).reduce((sum, field) => sum + typed(field), 0);
     const note = sheet.querySelector("[data-left]");
@@ -54,9 +56,16 @@
     changed(last);
   }
 
+  function restZero(sheet) {
+    fields(sheet).filter(isEmpty).forEach((field) => {
+      field.value = "0";
+      changed(field);
+    });
+  }
+
   function start() {
     document.querySelectorAll(".sheet").forEach((sheet) => {
-      sheet.querySelectorAll("[data-sign], [data-balance-row]").forEach((shown) => {
+      sheet.querySelectorAll("[data-sign], [data-balance-row], [data-rest-zero]").forEach((shown) => {
         shown.hidden = false;
       });
       refresh(sheet);
@@ -70,6 +79,8 @@
       if (sign) flip(sign.parentElement.querySelector("input"));
       const button = event.target.closest(".sheet [data-balance]");
       if (button) balance(button.closest(".sheet"));
+      const zero = event.target.closest(".sheet [data-rest-zero]");
+      if (zero) restZero(zero.closest(".sheet"));
     });
     document.addEventListener("input", (event) => {
       const sheet = event.target.closest(".sheet");

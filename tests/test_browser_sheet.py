@@ -142,3 +142,19 @@ def test_a_zero_sum_mahjong_sheet_balanced_in_one_tap_and_settled_with_its_remat
         expect(series).to_contain_text(payment)
     expect(page.locator(".settlement")).to_have_count(1)
     screenshot(page, "sheet-mahjong-series")
+
+
+def test_the_rest_scored_0_fills_only_the_blank_fields_in_one_tap(phone):
+    page = phone
+    start_sheet(page, win="low")
+    type_points(page, 0, 20)
+    type_points(page, 2, 6)
+    save(page)
+    expect(page.locator("#entry .error")).to_be_visible()  # a blank is never guessed
+    assert not Match.objects.get().live_rounds().exists()
+    page.get_by_role("button", name="The rest scored 0").click()
+    for seat, value in enumerate(["20", "0", "6", "0"]):
+        expect(page.locator(f"#points-{seat}")).to_have_value(value)
+    expect(page.get_by_role("button", name="The rest scored 0")).to_be_disabled()
+    save(page)
+    expect_totals(page, [20, 0, 6, 0])
