@@ -3,8 +3,11 @@ refusal in words (4xx), never a server error."""
 
 import json
 import threading
+import urllib.error
+import urllib.request
 
 import pytest
+from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from tests import test_rules_gongzhu as gongzhu
 from tests import test_rules_least_score as least_score
@@ -143,3 +146,44 @@ def test_deletes_restores_and_closes_of_one_round_at_once_are_answered_without_a
     assert restores == [302] + [404] * 7
     assert closes == reopens == [302] * 8 and mixed[1::2] == [302] * 4
     assert visible(phone.page).count("Restore") == 1
+
+
+MANY_FIELDS = "&".join(["a=1"] * 1200)
+FORM = "application/x-www-form-urlencoded"
+
+
+def answered(server, path, body=None, content_type=None):
+    """(status, Content-Type, page) of a request to server from a phone set to Spanish."""
+    headers = {"Accept-Language": "es", **({"Content-Type": content_type} if content_type else {})}
+    request = urllib.request.Request(server.url + path, data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers["Content-Type"], response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read().decode()
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_more_than_a_thousand_fields_are_refused_in_the_readers_words(kind, tmp_path):
+    """Over 1,000 fields in the query or the body, with or without a charset named: a 400 page
+    in the reader's language (a charset had Django read the query before any middleware)."""
+    many_parts = encode_multipart(BOUNDARY, {f"a{k}": "1" for k in range(1200)})
+    requests = [
+        (path, body, content_type)
+        for content_type in (f"{FORM}; charset=utf-8", FORM, "text/plain; charset=latin-1", None)
+        for path, body in (("/?" + MANY_FIELDS, None), ("/import/?" + MANY_FIELDS, b"a=1"))
+    ]
+    requests += [
+        ("/import/", MANY_FIELDS.encode(), f"{FORM}; charset=utf-8"),
+        ("/import/", MANY_FIELDS.encode(), FORM),
+        ("/import/", many_parts, MULTIPART_CONTENT),
+    ]
+    with database(kind) as url:
+        server = Server(tmp_path, url, workers=1).start()
+        try:
+            answers = [answered(server, *request) for request in requests]
+        finally:
+            server.stop()
+    for request, (status, content_type, page) in zip(requests, answers):
+        assert (status, content_type) == (400, "text/html; charset=utf-8"), request
+        assert "Scorekeeper no pudo leer esta petición." in visible(page), request
