@@ -287,6 +287,18 @@ def test_a_watching_phone_keeps_the_last_scoreboard_and_catches_up(browser, live
     watcher.context.close()
 
 
+def test_a_persian_phone_offline_writes_its_clock_in_the_digits_of_the_scores(
+    browser, live_server, match
+):
+    watcher = browser.new_context(base_url=live_server.url, locale="fa-IR", **PHONE).new_page()
+    watcher.goto(f"/w/{match.watch_id}/")
+    watcher.context.set_offline(True)
+    note = watcher.locator("[data-offline-note]")
+    expect(note).to_have_text(re.compile(r"[0-9]{2}:[0-9]{2}"), timeout=8000)
+    assert not re.search("[۰-۹]", note.inner_text())
+    watcher.context.close()
+
+
 def test_the_engine_in_the_browser_gives_the_servers_result_for_every_worked_example(phone, match):
     from tests.test_examples import INVALID, MATCHES, expected_result, load
 

@@ -17,8 +17,11 @@ export function showBody(html) {
             { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
 }
 
+// The time in the reader's language with the digits every score on the screen is written in
+// (Latin: a Persian clock beside Latin scores would read two kinds of digit).
 function clock(time) {
-  return new Date(time).toLocaleTimeString(phone.language, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const shown = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", numberingSystem: "latn" };
+  return new Date(time).toLocaleTimeString(phone.language, shown);
 }
 
 function span(text) {
