@@ -379,7 +379,7 @@ def round_delete(request, public_id, number):
     form = RoundForm(match.rules, request.POST)
     try:
         match.delete_round(number, form.cleaned_data["version"] if form.is_valid() else -1)
-        return redirect("match", public_id=match.public_id)
+        return saved(request, match)
     except (Conflict, Round.DoesNotExist):  # another phone deleted it first
         error = conflict_message(match, form)
     except Refused as refused:

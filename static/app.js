@@ -110,4 +110,17 @@
     if (note) note.hidden = window.isSecureContext;
   });
   document.addEventListener("htmx:afterSettle", setUpWakeLock);
+
+  // The undo after a save (partials/undo.html) is offered for 10 s. Refused (another phone saved
+  // meanwhile), it is sent as a plain form: the round's page says why.
+  var UNDO_MS = 10000;
+  document.addEventListener("htmx:load", function (event) {
+    event.detail.elt.querySelectorAll("[data-undo]").forEach(function (undo) {
+      setTimeout(function () { undo.remove(); }, UNDO_MS);
+    });
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var undo = event.detail.elt;
+    if (undo.matches("[data-undo]") && event.detail.xhr.status === 422) undo.submit();
+  });
 })();
