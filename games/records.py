@@ -196,6 +196,8 @@ def import_match(request):
         except TooLarge:
             text = ""
             error = _("This file is too large: a match document is at most 1 MB.")
+        except UnicodeEncodeError:
+            error = _("This is not a match document: it holds a broken character.")
         except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested beyond reason
             error = _("This is not a match document: it is not JSON.")
         else:
@@ -226,8 +228,12 @@ def posted_document(request, pasted):
 
 
 def read_json(text):
-    """The JSON value of text; NaN and Infinity are not JSON, so they are refused too."""
-    return json.loads(text, parse_constant=refuse_constant)
+    """The JSON value of text; NaN and Infinity are not JSON, so they are refused too, and a
+    lone surrogate escape ("\\ud800", no character: no page could quote it) raises
+    UnicodeEncodeError."""
+    document = json.loads(text, parse_constant=refuse_constant)
+    json.dumps(document, ensure_ascii=False).encode()  # every string, keys too, as UTF-8
+    return document
 
 
 def refuse_constant(name):

@@ -187,3 +187,35 @@ def test_more_than_a_thousand_fields_are_refused_in_the_readers_words(kind, tmp_
     for request, (status, content_type, page) in zip(requests, answers):
         assert (status, content_type) == (400, "text/html; charset=utf-8"), request
         assert "Scorekeeper no pudo leer esta petición." in visible(page), request
+
+
+LONE = "\ud800"  # half of a pair: no character, and no page can hold it
+LEAST = least_score.match(least_score.declare(0, 1, 3, 5), threshold=25)
+WITH_LONE = {
+    "title": {**LEAST, "title": LONE},
+    "a field's name": {**LEAST, LONE: 1},
+    "game": {**LEAST, "game": LONE},
+    "player": {**LEAST, "players": ["Ann", "B" + LONE, "Chen"]},
+    "option's name": {**LEAST, "options": {LONE: 1}},
+    "option": {**LEAST, "options": {"end": LONE}},
+    "option's list": {**LEAST, "options": {"halve_on": [LONE]}},
+    "round's field": {**LEAST, "rounds": [{LONE: 0}]},
+    "declarer": {**LEAST, "rounds": [least_score.declare(LONE, 1, 3, 5)]},
+    "hand": {**LEAST, "rounds": [least_score.declare(0, 1, LONE, 5)]},
+    "card": {**LEAST, "rounds": [least_score.declare(0, 1, [LONE], 5)]},
+    "round": {**LEAST, "rounds": [LONE]},
+    "closed": {**LEAST, "closed": LONE},
+    "the document": LONE,
+    "a sheet's points": sheet.match((LONE, 1, 0, 0)),
+}
+
+
+@pytest.mark.parametrize("document", WITH_LONE.values(), ids=WITH_LONE.keys())
+def test_an_import_with_a_lone_surrogate_anywhere_is_refused_in_words(client, document):
+    client.get("/import/")
+    text = json.dumps(document)
+    assert "\\ud800" in text
+    response = client.post("/import/", {"document": text})
+    assert response.status_code == 422
+    refusal = "This is not a match document: it holds a broken character."
+    assert refusal in visible(response.content.decode())
