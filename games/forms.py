@@ -155,7 +155,7 @@ def plain_field(game, option):
             help_text=help_text,
             required=False,
             max_length=200,
-            regex=r"^[0-9,\s]*$",
+            regex=r"\A[0-9,\s]*\Z",
             widget=forms.TextInput(),  # the full keyboard: an iPhone's number pad has no comma
             error_messages={"invalid": _("Type even numbers separated by commas.")},
         )
@@ -255,7 +255,7 @@ def plain_number(value):
 # The score link a phone makes for a match it starts with no network (static/offline/start.js):
 # made as the server makes its own (games.models.new_token), 18 random bytes (144 bits) in
 # URL-safe base64.
-PHONE_LINK = r"^[A-Za-z0-9_-]{24}$"
+PHONE_LINK = r"\A[A-Za-z0-9_-]{24}\Z"
 
 
 class NewMatchForm(forms.Form):

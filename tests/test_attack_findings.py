@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
+from games.models import Match
 from tests import test_rules_gongzhu as gongzhu
 from tests import test_rules_least_score as least_score
 from tests import test_rules_sanming as sanming
@@ -17,6 +18,7 @@ from tests import test_rules_six_nimmt as six_nimmt
 from tests import test_rules_smear as smear
 from tests.html import visible
 from tests.server import DATABASES, Phone, Server, database, new_least_score
+from tests.test_views_start import PHONE_LINK, start_offline
 
 pytestmark = pytest.mark.django_db
 
@@ -219,3 +221,13 @@ def test_an_import_with_a_lone_surrogate_anywhere_is_refused_in_words(client, do
     assert response.status_code == 422
     refusal = "This is not a match document: it holds a broken character."
     assert refusal in visible(response.content.decode())
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", " ", "\t"])
+def test_a_score_link_made_on_a_phone_is_matched_whole(client, end):
+    """A link with a line break after it is a bad link, never stored 25 characters long."""
+    response = start_offline(client, PHONE_LINK + end)
+    assert response.status_code == 422
+    message = "A score link made on a phone is 24 letters, digits, - or _."
+    assert message in visible(response.content.decode())
+    assert not Match.objects.exists()

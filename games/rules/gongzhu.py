@@ -416,7 +416,7 @@ class Gongzhu(Game):
             if owner in range(4):
                 captured[owner].append(card)
         exposed = [
-            re.sub(r"-[12]$", "", text.strip()) for text in form.get("exposed", []) if text.strip()
+            re.sub(r"-[12]\Z", "", text.strip()) for text in form.get("exposed", []) if text.strip()
         ]
         return {"captured": captured, "exposed": exposed}
 
