@@ -141,4 +141,4 @@ def test_the_limit_of_new_matches_counts_the_starts_through_both_servers(servers
     with ThreadPoolExecutor(24) as pool:
         answers = list(pool.map(start, range(48)))
     assert sorted(set(answers)) == [302, 429]
-    assert answers.count(302) <= NEW_MATCHES
+    assert answers.count(302) == NEW_MATCHES  # every start counted once, whichever server
