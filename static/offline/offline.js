@@ -116,6 +116,7 @@ document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!form.closest("#match-body") || !CHANGE.test(new URL(form.action).pathname) || !changedHere()) return;
   event.preventDefault();
+  event.stopPropagation(); // nor sent by htmx (the Undo after a save: partials/undo.html)
   changeHere(form);
 }, true);
 

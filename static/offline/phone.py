@@ -220,7 +220,9 @@ def save(request_text):
         return json.dumps({"error": error, "html": html})
     request["pending"] = [*request.get("pending", []), entry]
     request["entry_key"] = request["next_key"]  # the next round's form
-    html = render("games/partials/match_body.html", context(request), language)
+    values = context(request)
+    values["appended"] = {"number": values["numbers"][-1]}  # its Undo (partials/undo.html)
+    html = render("games/partials/match_body.html", values, language)
     return json.dumps({"entry": entry, "html": html})
 
 

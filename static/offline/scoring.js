@@ -179,8 +179,10 @@ function changeOf(form, fields) {
 // round's form (or the match) drawn with why, in the server's words.
 export function changeHere(form) {
   const fields = fieldsOf(null, form);
+  const change = changeOf(form, fields);
+  if (change.kind === "delete" && change.number > phone.base.last) return dropWaiting(change.number);
   return serial(async () => {
-    const answer = JSON.parse(await engine.call("change", payload({ change: changeOf(form, fields) })));
+    const answer = JSON.parse(await engine.call("change", payload({ change })));
     if (!answer.error) {
       await keepChange({
         ...answer.change, match: phone.publicId, fields, version: phone.base.version,
@@ -189,6 +191,23 @@ export function changeHere(form) {
       kept.views.put(phone.publicId, answer.html).catch(warn);
     }
     showBody(answer.html);
+    update();
+  }).catch(warn);
+}
+
+// The Undo of a round entered here that still waits (numbered after the server's last round,
+// in the order entered): dropped, never sent, and the match drawn without it.
+function dropWaiting(number) {
+  return serial(async () => {
+    const record = phone.pending.filter((waiting) => !waiting.kind)[number - phone.base.last - 1];
+    if (record) {
+      await kept.pending.drop(record);
+      phone.pending = phone.pending.filter((waiting) => waiting !== record);
+    }
+    const html = JSON.parse(await engine.call("body", payload())).html;
+    if (phone.pending.length) kept.views.put(phone.publicId, html).catch(warn);
+    else kept.views.drop(phone.publicId).catch(warn);
+    showBody(html);
     update();
   }).catch(warn);
 }
