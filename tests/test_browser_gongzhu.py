@@ -68,7 +68,7 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     expect_totals(page, ["-4404", "-1524", "1680", "4236"])
     expect(page.locator(".breakdown")).to_contain_text(
-        "Dee took J♦ 10♣ 5♥: sheep 100, hearts -10 ×2 (A♥ exposed), transformer ×2 → raw 160"
+        "Dee took J♦ 10♣ 5♥: sheep 100, hearts -10 ×2 (A♥ exposed), transformer ×2 = 160"
     )
     expect(page.locator(".status")).to_contain_text("Ann took the pig and leads the next hand.")
 
@@ -86,7 +86,7 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     play_hand(page, ["QS", "AH"], {"Bo": "QS AH KH QH 10C", "Ann": "JD"}, rest="Chen")
     expect_totals(page, ["1956", "-14688", "6276", "6432"])
     expect(page.locator(".banner")).to_contain_text("Dee won")
-    expect(page.locator(".banner")).to_contain_text("Bo: raw -1270")
+    expect(page.locator(".banner")).to_contain_text("Bo: card points -1270")
     expect(page.locator("#entry")).to_have_count(0)
 
     # Stake 0.01 a point: 19.56, -146.88, 62.76, 64.32; Bo pays the biggest creditor first,

@@ -539,13 +539,13 @@ def test_breakdown_reads_like_the_table_would_say_it():
     table = table_after(entry)
     assert lines(GAME.breakdown(table, 0)) == [
         "Exposed: Q♠ A♥",
-        "Ann took Q♠ A♥ K♥: pig -100 ×2 (Q♠ exposed), hearts -90 ×2 (A♥ exposed) → raw -380; "
-        "zero-sum -367 ×12 = -4404",
-        "Bo took Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 4♥ 3♥ 2♥: hearts -100 ×2 (A♥ exposed) → raw -200; "
-        "zero-sum -127 ×12 = -1524",
-        "Chen took no scoring card: raw 0; zero-sum 140 ×12 = 1680",
-        "Dee took J♦ 10♣ 5♥: sheep 100, hearts -10 ×2 (A♥ exposed), transformer ×2 → raw 160; "
-        "zero-sum 353 ×12 = 4236",
+        "Ann took Q♠ A♥ K♥: pig -100 ×2 (Q♠ exposed), hearts -90 ×2 (A♥ exposed) = -380; "
+        "after evening out -367 ×12 = -4404",
+        "Bo took Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 4♥ 3♥ 2♥: hearts -100 ×2 (A♥ exposed) = -200; "
+        "after evening out -127 ×12 = -1524",
+        "Chen took no scoring card: 0; after evening out 140 ×12 = 1680",
+        "Dee took J♦ 10♣ 5♥: sheep 100, hearts -10 ×2 (A♥ exposed), transformer ×2 = 160; "
+        "after evening out 353 ×12 = 4236",
     ]
 
 
@@ -555,27 +555,29 @@ def test_breakdown_of_special_hands():
         "Exposed: Q♠ J♦ A♥ 10♣",
         "10♣ counts as exposed: the other three were.",
         # raw 100, -200, 200, 400; S = 500: (400 - 500)/3 = -33.33
-        "Ann took 10♣: transformer alone 25 ×4 (10♣ exposed) → raw 100; zero-sum -33 ×12 = -396",
+        "Ann took 10♣: transformer alone 25 ×4 (10♣ exposed) = 100; "
+        "after evening out -33 ×12 = -396",
     ]
     table = table_after(hand(GRAND_SLAM, "", "", "", exposed=["QS"]))
     assert lines(GAME.breakdown(table, 0))[1].startswith(
         "Ann took Q♠ J♦ 10♣ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: "
-        "grand slam 800 ×2 (Q♠ exposed) → raw 1600"
+        "grand slam 800 ×2 (Q♠ exposed) = 1600"
     )
     table = table_after(ALL_RED)
     assert lines(GAME.breakdown(table, 0))[0].startswith(
         "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100, "
-        "all red 200 → raw 300"
+        "all red 200 = 300"
     )
 
 
 def test_breakdown_in_pairs_and_with_exact_rounding():
     entry = hand("QS JD AH KH QH JH 10H 9H 8H 7H 6H 4H 3H 2H", "10C", "5H", "")
     assert lines(GAME.breakdown(table_after(entry, mode="pairs"), 0))[1] == (
-        "Bo took 10♣: transformer alone 25 ×2 → raw 50; team raw 50 against -200: 125 ×12 = 1500"
+        "Bo took 10♣: transformer alone 25 ×2 = 50; "
+        "team 50 against -200, after evening out 125 ×12 = 1500"
     )
     assert lines(GAME.breakdown(table_after(PLAIN, rounding="exact"), 0))[0] == (
-        "Ann took Q♠ 9♥ 8♥: pig -100, hearts -20 → raw -120; zero-sum -83.33 ×12 = -1000"
+        "Ann took Q♠ 9♥ 8♥: pig -100, hearts -20 = -120; after evening out -83.33 ×12 = -1000"
     )
 
 
@@ -588,7 +590,7 @@ def test_breakdown_words_are_translated():
     }
     table = table_after(hand("QS AH", "JD", "10C 2H", REST, exposed=["AH"]))
     assert lines(GAME.breakdown(table, 0), lambda text: words.get(text, text))[1].startswith(
-        "Ann took Q♠ A♥: 猪 -100, 红心 -50 ×2 (A♥ 亮) → raw -200；"
+        "Ann took Q♠ A♥: 猪 -100, 红心 -50 ×2 (A♥ 亮) = -200；"
     )
 
 
@@ -598,7 +600,7 @@ def test_status_says_who_leads():
     assert lines(GAME.status(table)) == [
         "Dee took the pig and leads the next hand.",
         # Dee: -60, then the pig -100 and twelve hearts -150
-        "The match ends when a raw total reaches -1000; lowest now -310 (Dee).",
+        "The match ends when a player's card points reach -1000; lowest now -310 (Dee).",
     ]
     table = table_after(hand("QS", "QS", "JD JD", REST, decks=2), decks=2, end="hands", hands=3)
     assert lines(GAME.status(table)) == [
@@ -774,17 +776,18 @@ def test_breakdown_names_the_exposure_behind_each_factor():
     )
     assert lines(GAME.breakdown(table_after(entry), 0)) == [
         "Exposed: J♦ 10♣",
-        "Ann took Q♠ A♥ K♥: pig -100, hearts -90 → raw -190; zero-sum -420 ×12 = -5040",
-        "Bo took Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥: hearts -110 → raw -110; zero-sum -313 ×12 = -3756",
-        "Chen took no scoring card: raw 0; zero-sum -167 ×12 = -2004",
+        "Ann took Q♠ A♥ K♥: pig -100, hearts -90 = -190; after evening out -420 ×12 = -5040",
+        "Bo took Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥: hearts -110 = -110; "
+        "after evening out -313 ×12 = -3756",
+        "Chen took no scoring card: 0; after evening out -167 ×12 = -2004",
         "Dee took J♦ 10♣ 2♥: sheep 100 ×2 (J♦ exposed), hearts 0, transformer ×4 (10♣ exposed) "
-        "→ raw 800; zero-sum 900 ×12 = 10800",
+        "= 800; after evening out 900 ×12 = 10800",
     ]
     # all red 200 doubled by the exposed A♥; the pig turned to +100: raw 500
     entry = hand("QS " + HEARTS, "", "JD", "10C", exposed=["AH"])
     assert lines(GAME.breakdown(table_after(entry), 0))[1].startswith(
         "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100, "
-        "all red 200 ×2 (A♥ exposed) → raw 500;"
+        "all red 200 ×2 (A♥ exposed) = 500;"
     )
 
 
@@ -792,8 +795,8 @@ def test_breakdown_with_two_decks_names_a_card_exposed_twice():
     entry = hand("QS QS AH", "JD JD", "10C 10C", REST, exposed=["QS", "QS"], decks=2)
     assert lines(GAME.breakdown(table_after(entry, decks=2), 0))[:2] == [
         "Exposed: Q♠ Q♠",
-        "Ann took Q♠ Q♠ A♥: pig -200 ×4 (Q♠ exposed twice), hearts -50 → raw -850; "
-        "zero-sum -833 ×1 = -833",
+        "Ann took Q♠ Q♠ A♥: pig -200 ×4 (Q♠ exposed twice), hearts -50 = -850; "
+        "after evening out -833 ×1 = -833",
     ]
 
 
@@ -803,10 +806,10 @@ def test_breakdown_in_pairs_names_each_seat_s_team_and_the_other():
     assert [
         line.split("; ")[1] for line in lines(GAME.breakdown(table_after(entry, mode="pairs"), 0))
     ] == [
-        "team raw -30 against -250: 110 ×12 = 1320",
-        "team raw -250 against -30: -110 ×12 = -1320",
-        "team raw -30 against -250: 110 ×12 = 1320",
-        "team raw -250 against -30: -110 ×12 = -1320",
+        "team -30 against -250, after evening out 110 ×12 = 1320",
+        "team -250 against -30, after evening out -110 ×12 = -1320",
+        "team -30 against -250, after evening out 110 ×12 = 1320",
+        "team -250 against -30, after evening out -110 ×12 = -1320",
     ]
 
 
@@ -822,7 +825,7 @@ def test_status_names_everyone_on_the_lowest_raw_total():
     entry = hand("QS", "AH KH 5H", "JD 10C", REST)
     assert score(match(entry))["rounds"][0]["raw"] == [-100, -100, 200, -100]
     assert lines(GAME.status(table_after(entry)))[1] == (
-        "The match ends when a raw total reaches -1000; lowest now -100 (Ann, Bo, Dee)."
+        "The match ends when a player's card points reach -1000; lowest now -100 (Ann, Bo, Dee)."
     )
 
 
@@ -856,7 +859,7 @@ def test_all_red_names_only_the_ace_of_hearts_exposure():
     entry = hand("QS " + HEARTS, "", "JD", "10C", exposed=["AH", "QS"])
     assert lines(GAME.breakdown(table_after(entry), 0))[1].startswith(
         "Ann took Q♠ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥: pig turned by all red 100 ×2 "
-        "(Q♠ exposed), all red 200 ×2 (A♥ exposed) → raw 600;"
+        "(Q♠ exposed), all red 200 ×2 (A♥ exposed) = 600;"
     )
 
 
@@ -939,6 +942,6 @@ def test_the_house_rules_are_listed_once_the_match_gives_one():
 def test_status_names_the_ceiling():
     assert lines(GAME.status(table_after(PLAIN, ceiling=1000))) == [
         "Ann took the pig and leads the next hand.",
-        "The match ends when a raw total reaches -1000; lowest now -120 (Ann, Bo).",
+        "The match ends when a player's card points reach -1000; lowest now -120 (Ann, Bo).",
         "It also ends at +1000; highest now 70 (Chen).",
     ]

@@ -250,11 +250,11 @@ def test_transfers_settle_the_amounts(rounds):
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"target": 10, "kid_below": 10}, "option 'kid below' must be below the target (10)"),
-        ({"kid_below": 100}, "option 'kid below' must be below the target (100)"),
+        ({"target": 10, "kid_below": 10}, "option 'kid line' must be below the target (10)"),
+        ({"kid_below": 100}, "option 'kid line' must be below the target (100)"),
         ({"target": 0}, "option 'target' cannot be 0"),
         ({"target": 100001}, "option 'target' cannot be 100001"),
-        ({"kid_below": -1}, "option 'kid below' cannot be -1"),
+        ({"kid_below": -1}, "option 'kid line' cannot be -1"),
         ({"bean_rate": -1}, "option 'bean rate' cannot be -1"),
         ({"bean_rate": "5"}, "option 'bean rate' cannot be \"5\""),
         ({"beans": 5}, "unknown option 'beans'"),

@@ -169,8 +169,8 @@ def test_the_default_options_are_filled_in():
         ({"limit": 1001}, "option 'limit' cannot be 1001"),
         ({"hands": 0}, "option 'hands' cannot be 0"),
         ({"hands": 10001}, "option 'hands' cannot be 10001"),
-        ({"share_rounding": "down"}, "option 'share rounding' cannot be \"down\""),
-        ({"loser_rank": "olympic"}, "option 'loser rank' cannot be \"olympic\""),
+        ({"share_rounding": "down"}, "option 'winners' shares' cannot be \"down\""),
+        ({"loser_rank": "olympic"}, "option 'after a tie among losers' cannot be \"olympic\""),
     ],
 )
 def test_options_outside_their_range_are_rejected(options, message):

@@ -101,7 +101,7 @@ def test_exact_totals_with_halve_on_are_refused_next_to_the_exact_totals(client)
 @pytest.mark.parametrize(
     "slug, options, language, message",
     [
-        ("sanming", {"kid_below": "100"}, "en", "option 'kid below' must be below the target"),
+        ("sanming", {"kid_below": "100"}, "en", "option 'kid line' must be below the target"),
         ("sanming", {"kid_below": "100"}, "es", "la opción línea del «niño» tiene que ser menor"),
         ("gongzhu", {"ceiling": "1", "end": '"open"'}, "en", "option 'ceiling' needs end: floor"),
         (

@@ -238,8 +238,8 @@ class Gongzhu(Game):
     summary = _(
         "Avoid the pig (Q♠ -100) and the hearts (-200 in all), take the sheep (J♦ +100); the "
         "10♣ doubles its taker's other cards, and all thirteen hearts turn to +200. Exposed "
-        "cards count double. Scores are made zero-sum and multiplied; the match ends when "
-        "a raw total reaches minus the floor."
+        "cards count double. Each hand's scores are evened out against the table and "
+        "multiplied; the match ends when a player's card points reach minus the floor."
     )
     labels = {
         "captured": _("cards taken"),
@@ -250,8 +250,8 @@ class Gongzhu(Game):
         "pairs": _("pairs"),
         "multiplier": _("multiplier"),
         "rounding": _("rounding"),
-        "nearest": _("nearest"),
-        "exact": _("exact"),
+        "nearest": _("round, then multiply"),
+        "exact": _("multiply, then round"),
         "all_red_pig": _("all red turns the pig"),
         "grand_slam": _("grand slam"),
         "flat": _("flat"),
@@ -278,7 +278,7 @@ class Gongzhu(Game):
         Option(
             "multiplier",
             lambda o: 12 if o["decks"] == 1 else 1,
-            _("Zero-sum scores are multiplied by this."),
+            _("Each hand's evened-out scores are multiplied by this."),
             "whole",
             low=1,
             high=1000,
@@ -287,7 +287,10 @@ class Gongzhu(Game):
         Option(
             "rounding",
             "nearest",
-            _("Round the zero-sum score before multiplying (nearest) or after (exact)."),
+            _(
+                "When evening out leaves a fraction: round it, then multiply, or multiply "
+                "first and round the result."
+            ),
             choices=("nearest", "exact"),
         ),
         Option(
@@ -320,7 +323,7 @@ class Gongzhu(Game):
         Option(
             "floor",
             lambda o: 1000 if o["decks"] == 1 else 4000,
-            _("The match ends when a player's raw total reaches minus this."),
+            _("The match ends when a player's card points reach minus this."),
             "whole",
             low=1,
             high=10_000_000,
@@ -491,9 +494,9 @@ class Gongzhu(Game):
     def hand_score(cards, hand, options, raw):
         """What a player took and how it makes the raw score."""
         if not cards:
-            return Phrase(_("took no scoring card: raw 0"))
+            return Phrase(_("took no scoring card: 0"))
         return Line(
-            _("took %(cards)s: %(items)s → raw %(raw)s"),
+            _("took %(cards)s: %(items)s = %(raw)s"),
             cards=" ".join(pretty(c) for c in cards),
             items=[item_phrase(item, hand) for item in items(cards, hand, options)],
             raw=raw,
@@ -511,12 +514,15 @@ class Gongzhu(Game):
         if options["mode"] == "pairs":
             team, other = raws[s % 2] + raws[s % 2 + 2], raws[1 - s % 2] + raws[3 - s % 2]
             return Phrase(
-                _("team raw %(team)s against %(other)s: %(share)s ×%(multiplier)s = %(points)s"),
+                _(
+                    "team %(team)s against %(other)s, after evening out "
+                    "%(share)s ×%(multiplier)s = %(points)s"
+                ),
                 team=team,
                 other=other,
                 **params,
             )
-        return Phrase(_("zero-sum %(share)s ×%(multiplier)s = %(points)s"), **params)
+        return Phrase(_("after evening out %(share)s ×%(multiplier)s = %(points)s"), **params)
 
     def to_go(self, table, seat):
         """With a floor, how far the player's total before evening out is from it."""
@@ -537,7 +543,7 @@ class Gongzhu(Game):
             lines.append(
                 Phrase(
                     _(
-                        "The match ends when a raw total reaches -%(floor)s; "
+                        "The match ends when a player's card points reach -%(floor)s; "
                         "lowest now %(raw)s (%(names)s)."
                     ),
                     floor=options["floor"],

@@ -127,7 +127,7 @@ class Sanming(Game):
     )
     labels = {
         "target": _("target"),
-        "kid_below": _("kid below"),
+        "kid_below": _("kid line"),
         "bean_rate": _("bean rate"),
         "winner": _("who went out"),
         "cards_left": _("cards left"),

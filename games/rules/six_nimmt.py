@@ -153,12 +153,12 @@ class SixNimmt(Game):
         "66": _("at the limit"),
         "hand": _("every hand"),
         "limit": _("limit"),
-        "share_rounding": _("share rounding"),
-        "up": _("up"),
-        "exact": _("exact"),
-        "loser_rank": _("loser rank"),
-        "competition": _("competition"),
-        "dense": _("dense"),
+        "share_rounding": _("winners' shares"),
+        "up": _("rounded up"),
+        "exact": _("to the cent"),
+        "loser_rank": _("after a tie among losers"),
+        "competition": _("the next skips a place"),
+        "dense": _("the next takes the next place"),
         "hands": _("hands"),
     }
     options = (
@@ -198,8 +198,8 @@ class SixNimmt(Game):
             "loser_rank",
             "competition",
             _(
-                "Losers level on bullheads lose the same; the next "
-                "skips a place (competition) or not (dense)."
+                "Losers level on bullheads lose the same; the one after them skips a "
+                "place, or takes the next place."
             ),
             choices=("competition", "dense"),
         ),
