@@ -16,6 +16,9 @@ from django.test import Client
 from django.test.client import BOUNDARY, encode_multipart
 
 from games.models import Match
+from games.records import store
+from tests.server import DATABASES, Server, database, new_least_score
+from tests.test_attack_findings import ENDED, WITH_LONE, at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +106,9 @@ VALUES = [
     '{"game": "least_score", "players": ["A", "B", "C"]}',
     "[" * 3000,
     "é" * 50,
+    *(json.dumps(document) for document in WITH_LONE.values()),  # "\\ud800": half a character
 ]
+MANY_FIELDS = "&".join(["a=1"] * 1200)  # over Django's 1,000
 CHARSETS = [
     "",
     "; charset=utf-8",
@@ -169,6 +174,8 @@ def urls(matches):
 
 
 def query(rng):
+    if rng.random() < 0.02:
+        return "?" + MANY_FIELDS
     pairs = [
         (rng.choice(["v", "rounds", "score", "q", "z", "next"]), rng.choice(VALUES)[:200])
         for _ in range(rng.randint(0, 3))
@@ -187,8 +194,10 @@ def form(rng):
 def body(rng, fields):
     """(content type, bytes): a form, multipart (sound or broken), JSON, text or nothing."""
     kind = rng.choice(
-        ["form", "form", "multipart", "broken-multipart", "json", "text", "none", "bytes"]
+        ["form", "form", "multipart", "broken-multipart", "json", "text", "none", "bytes", "many"]
     )
+    if kind == "many":
+        return "application/x-www-form-urlencoded" + rng.choice(CHARSETS), MANY_FIELDS.encode()
     if kind == "form":
         text = "&".join(
             f"{k}={v}" for k, vs in fields.items() for v in (vs if isinstance(vs, list) else [vs])
@@ -226,7 +235,8 @@ def headers(rng):
 
 @pytest.fixture
 def matches():
-    """One match of each game with rounds, one finished with a rematch, one with a deleted round."""
+    """One match of each game with rounds, one finished with a rematch, one with a deleted round,
+    and one ended in each way a match of each game ends."""
     least = Match.objects.create(
         game="least_score",
         players=["Ann", "Bo", "Chen"],
@@ -247,7 +257,7 @@ def matches():
             ("sanming", ["Ann", "Bo", "Chen"]),
         )
     ]
-    return [least, rematch, six, *others]
+    return [least, rematch, six, *others, *map(store, ENDED.values())]
 
 
 def test_no_request_gets_a_server_error(matches, capsys):
@@ -266,3 +276,37 @@ def test_no_request_gets_a_server_error(matches, capsys):
         print(f"\nHTTP fuzzer: {REQUESTS} requests, answers {dict(sorted(statuses.items()))}")
     assert failures == []
     assert sum(statuses.values()) == REQUESTS >= 10_000 or "FUZZ_REQUESTS" in os.environ
+
+
+CHANGES = [
+    ("rounds/2/delete/", {}),
+    ("rounds/2/restore/", {}),
+    ("rounds/3/delete/", {"version": "3"}),
+    ("rounds/3/restore/", {}),
+    ("close/", {}),
+    ("close/", {"closed": "0"}),
+    ("rounds/2/", {"declarer": "0", "hand-0": "1", "hand-1": "9", "hand-2": "9"}),
+    ("rounds/", {"declarer": "1", "hand-0": "9", "hand-1": "2", "hand-2": "9"}),
+]
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_no_changes_at_once_get_a_server_error(kind, tmp_path):
+    """Bursts of eight phones deleting, restoring, closing, reopening, changing and saving one
+    match's rounds at the same moment (drawn from the seed), through gunicorn: no 500."""
+    rng = random.Random(SEED)
+    with database(kind) as url:
+        server = Server(tmp_path, url).start()
+        try:
+            phone, match_path = new_least_score(server)
+            for hands in ([7, 15, 20], [3, 9, 12], [5, 6, 8]):
+                form = {"declarer": "0", **{f"hand-{s}": str(h) for s, h in enumerate(hands)}}
+                assert phone.post(match_path + "rounds/", form)[0] == 302
+            statuses = Counter()
+            for _burst in range(6):
+                burst = [rng.choice(CHANGES) for _ in range(8)]
+                posts = [(match_path + tail, form) for tail, form in burst]
+                statuses.update(at_once(server, match_path + "history/", posts))
+        finally:
+            server.stop()
+    assert set(statuses) <= {302, 404, 409, 422}, statuses
