@@ -163,7 +163,7 @@ def new_match(client, slug, players, **options):
             '"rounds": [{"declarer": 0, "hands": [NaN, 2, 3]}]}',
             "it is not JSON",
         ),
-        ('{"game": "least_score", "players": ["a\\ud800", "B", "C"]}', "control characters"),
+        ('{"game": "least_score", "players": ["a\\ud800", "B", "C"]}', "broken character"),
     ],
 )
 def test_hostile_imports_get_a_sentence_and_store_nothing(text, said):
