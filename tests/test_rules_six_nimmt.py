@@ -573,7 +573,7 @@ def test_status_in_one_game_per_hand_says_which_hand_is_next():
     assert rendered(GAME.status(table))[1:] == ["hand 2 next; close the match to stop"]
 
 
-def test_breakdown_shows_each_players_bullheads_and_cards():
+def test_breakdown_shows_each_players_bullheads_and_cards_and_nothing_for_none_taken():
     table = table_after(
         match(
             3,
@@ -584,7 +584,6 @@ def test_breakdown_shows_each_players_bullheads_and_cards():
     assert rendered(GAME.breakdown(table, 0)) == [
         "Ann's bullheads this hand: 18 (cards 5, 10, 11, 17, 55)",
         "Bo's bullheads this hand: 11 (cards 1, 2, 3, 4, 6, 7, 8, 9, 12, 13, 14)",
-        "Chen's bullheads this hand: 0 (cards -)",
     ]
     assert rendered(GAME.breakdown(table, 1)) == [
         "Ann's bullheads this hand: 10",

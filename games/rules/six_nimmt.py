@@ -318,11 +318,14 @@ class SixNimmt(Game):
         return {"pads": pads}
 
     def breakdown(self, table, index):
-        """Each player's bullheads that hand (and the cards, when entered), and ranking points."""
+        """Each player's bullheads that hand (and the cards, when entered; nothing for a player
+        who took none), and ranking points."""
         scored, taken = table.rounds[index], table.taken[index]
         phrases = []
         for s, name in enumerate(table.players):
             count = scored["bullheads"][s]
+            if count == 0:
+                continue
             if taken is None:
                 phrases.append(
                     Phrase(_("%(name)s's bullheads this hand: %(count)s"), name=name, count=count)
