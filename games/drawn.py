@@ -5,6 +5,7 @@ request, between pieces compressed when the page was drawn."""
 import functools
 import re
 import struct
+import sys
 import zlib
 
 from django.http import HttpResponse
@@ -55,9 +56,9 @@ class DrawnPage:
         return deflated
 
     def size(self):
-        """The bytes it keeps, at most (its text counted once per character, the compressed
-        pieces as large as the pieces)."""
-        return len(self.text) + 2 * sum(map(len, self.pieces))
+        """The bytes it keeps, at most (its text as Python holds it: 2 or 4 bytes a character
+        once it has a ♥ or an emoji; the compressed pieces as large as the pieces)."""
+        return sys.getsizeof(self.text) + 2 * sum(map(len, self.pieces))
 
     def response(self, request, values):
         """The page with values[slot] in each slot: gzip-compressed when the phone accepts it."""

@@ -19,12 +19,13 @@ def rounds_held(kept):
 
 # One board per match, its latest version (phones ask for no other), weighed in the rounds it
 # holds, which its memory grows with (measured with tracemalloc: a Gongzhu round 4.6 KB, a
-# deleted one 2.1 KB): 6,000 rounds are at most some 28 MB.
-BOARDS = cachetools.LRUCache(maxsize=6_000, getsizeof=rounds_held)
+# deleted one 2.1 KB): 4,000 rounds are at most some 19 MB.
+BOARDS = cachetools.LRUCache(maxsize=4_000, getsizeof=rounds_held)
 BOARDS_LOCK = threading.Lock()
 # Each page or live update drawn for a match version (games.drawn.DrawnPage: its text, and
-# compressed), weighed in bytes: 32 MB at most, none kept past 10 minutes.
-DRAWN = cachetools.TTLCache(maxsize=32 * 2**20, ttl=600, getsizeof=lambda page: page.size())
+# compressed), weighed in bytes: 16 MB at most (a Gongzhu page of 10 hands weighs 120 KB, of
+# 300 hands 390 KB, of one hand and 999 deleted 2.2 MB), none kept past 10 minutes.
+DRAWN = cachetools.TTLCache(maxsize=16 * 2**20, ttl=600, getsizeof=lambda page: page.size())
 DRAWN_LOCK = threading.Lock()
 
 
