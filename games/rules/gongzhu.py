@@ -315,8 +315,8 @@ class Gongzhu(Game):
             "end",
             "floor",
             _(
-                "End when a raw total reaches minus the floor, after a number of hands, "
-                "or only when the table closes the match."
+                "End when a player's card points reach minus the floor, after a number of "
+                "hands, or only when the table closes the match."
             ),
             choices=("floor", "hands", "open"),
         ),
@@ -354,8 +354,8 @@ class Gongzhu(Game):
             "ceiling",
             None,
             _(
-                "With the floor: the match also ends when a raw total reaches plus this "
-                "(empty: never)."
+                "With the floor: the match also ends when a player's card points reach plus "
+                "this (empty: never)."
             ),
             "whole_or_null",
             low=1,
