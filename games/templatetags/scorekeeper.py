@@ -263,3 +263,14 @@ def words(value, game=None):
     if game is not None:
         return gettext(game.label(value))
     return str(value).replace("_", " ")
+
+
+LIVE_MORE = '<div id="live-more"'  # where games/partials/live_more.html begins
+
+
+@register.filter
+def live_part(drawn, part):
+    """The live update drawn once (games/partials/live.html), cut where the entry form goes:
+    "top" (the standings, what the live check swaps) or "more" (the rounds below the form)."""
+    top, mark, more = str(drawn).partition(LIVE_MORE)
+    return mark_safe(top if part == "top" else mark + more)
