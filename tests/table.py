@@ -7,14 +7,22 @@ def start_match(page, game, players, **options):
     """From the home screen: tap the game, type the players in seat order, set options, start."""
     page.goto("/")
     page.get_by_role("link", name=game).click()
-    for seat, name in enumerate(players):
-        page.locator(f"input[name=player_{seat}]").fill(name)
+    type_players(page, players)
     if options:
         page.get_by_text("Options").click()
         for name, value in options.items():
             page.locator(f"input[name={name}]").fill(str(value))
     page.get_by_role("button", name="Start").click()
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+
+
+def type_players(page, names):
+    """Type the players in seat order, tapping "Add a player" for a seat not shown yet."""
+    for seat, name in enumerate(names):
+        field = page.locator(f"input[name=player_{seat}]")
+        if not field.is_visible():
+            page.get_by_role("button", name="Add a player").click()
+        field.fill(name)
 
 
 def save(page, button="Save round"):

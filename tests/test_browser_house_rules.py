@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import screenshot
-from tests.table import save
+from tests.table import save, type_players
 from tests.test_browser_gongzhu import play_hand
 from tests.test_browser_least_score import fill_round, play_round
 from tests.test_browser_sanming import fill_hand, tap
@@ -45,8 +45,7 @@ def new_match(page, game, players, house, options=None):
     label, a box ticked by True, else typed); not started yet."""
     page.goto("/")
     page.get_by_role("link", name=game).click()
-    for seat, name in enumerate(players):
-        page.locator(f"input[name=player_{seat}]").fill(name)
+    type_players(page, players)
     if options:
         page.get_by_text("Options", exact=True).click()
         for name, value in options.items():

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from games import rules
 from games.models import Match
 from tests.conftest import PHONE, screenshot
-from tests.table import save, start_match
+from tests.table import save, start_match, type_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,8 +126,7 @@ def test_long_names_and_ten_players_never_widen_a_screen(phone, game, slug, coun
     screenshot(page, f"layout-{slug}-edit")
 
     page.goto(reverse("new_match", args=[slug]))
-    for seat, name in enumerate(players):
-        page.locator(f"input[name=player_{seat}]").fill(name)
+    type_players(page, players)
     widths["new match"] = width(page)
 
     page.goto(match_url)

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from games import rules
 from games.models import Match
 from tests.conftest import screenshot
+from tests.table import type_players
 from tests.test_browser_offline import (
     HANDS,
     OFFLINE_MARKS,
@@ -44,8 +45,7 @@ def fill_start(page, players):
     page.context.set_offline(True)
     page.goto("/")
     page.locator("a[href='/new/least_score/']").click()
-    for seat, name in enumerate(players):
-        page.locator(f"input[name=player_{seat}]").fill(name)
+    type_players(page, players)
     page.get_by_role("button", name="Start").click()
 
 

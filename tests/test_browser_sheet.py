@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from games.models import Match
 from tests.conftest import PHONE, screenshot
-from tests.table import save
+from tests.table import save, type_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,8 +18,7 @@ def start_sheet(page, win="high", zero_sum=False, **typed):
     """From the home screen: the sheet, four players, its options, start."""
     page.goto("/")
     page.get_by_role("link", name="Score sheet (any game)").click()
-    for seat, name in enumerate(PLAYERS):
-        page.locator(f"input[name=player_{seat}]").fill(name)
+    type_players(page, PLAYERS)
     page.get_by_text("Options").click()
     page.locator("select[name=win]").select_option(value=f'"{win}"')
     page.locator("input[name=zero_sum]").set_checked(zero_sum)
