@@ -159,37 +159,22 @@ def test_saves_at_once_without_a_version_never_pass_the_end(kind, tmp_path):
 
 
 @pytest.mark.parametrize("kind", DATABASES)
-def test_two_restores_at_once_never_pass_the_most_rounds(kind, tmp_path):
-    """Two phones tap Restore on two deleted rounds of a match one round short of the most: one
-    is put back, the other is refused in words."""
+def test_two_saves_at_once_never_pass_the_most_rounds_deleted_ones_included(kind, tmp_path):
+    """Two phones save into a match one stored round short of the most, two of its rounds
+    deleted (a restore can then never pass the most): one is stored, the other refused in words."""
     with database(kind) as url:
         server = Server(tmp_path, url).start()
         try:
-            match_path = imported_gongzhu(server, rules.MAX_ROUNDS)
+            match_path = imported_gongzhu(server, rules.MAX_ROUNDS - 1)
             phone = Phone(server.url)
             phone.get(match_path)
             for number in (1, 2):
                 assert phone.post(f"{match_path}rounds/{number}/delete/", {})[0] == 302
-            assert phone.post(match_path + "rounds/", GONGZHU_HAND)[0] == 302
-            phones = [Phone(server.url) for _ in range(2)]
-            for one in phones:
-                one.get(match_path + "history/")
-            start = threading.Barrier(2)
-            answers = [None, None]
-
-            def restore(k):
-                start.wait()
-                answers[k] = phones[k].post(f"{match_path}rounds/{k + 1}/restore/", {})
-
-            threads = [threading.Thread(target=restore, args=(k,)) for k in range(2)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(60)
+            answers = post_at_once(server, match_path, saves_without_a_version(2))
             hands = stored_hands(server, match_path)
         finally:
             server.stop()
     assert sorted(status for status, _b, _l in answers) == [302, 422]
     refused = visible(next(body for status, body, _l in answers if status == 422))
-    assert "This round cannot be restored" in refused and "at most 1000 rounds" in refused
-    assert len(hands) == rules.MAX_ROUNDS
+    assert f"keeps at most {rules.MAX_ROUNDS} rounds, deleted ones included" in refused
+    assert len(hands) == rules.MAX_ROUNDS - 2
