@@ -322,6 +322,10 @@ class Game:
         """Seats of the winners if the match ended now (it has at least one round)."""
         raise NotImplementedError
 
+    def ending(self, table):
+        """Phrases saying why the game's own end condition is met (none while it is not)."""
+        return []
+
     def leaders(self, table):
         """Seats shown as leading now: by default whoever would win if the match ended here."""
         return self.winners(table) if table.rounds else []
@@ -401,6 +405,23 @@ def points_to_go(left, end):
     if left <= 0:
         return Phrase(gettext_noop("reached %(end)s"), end=end)
     return Phrase(gettext_noop("%(left)s to go to %(end)s"), left=left, end=end)
+
+
+def reached(players, totals, end):
+    """The ending's words for the players whose total reached end (none when nobody did)."""
+    names = [name for name, total in zip(players, totals) if total >= end]
+    return (
+        [Phrase(gettext_noop("%(names)s reached %(end)s"), names=names, end=end)] if names else []
+    )
+
+
+def hands_played(table, hands):
+    """The ending's words once hands, a fixed number of hands, are all played (else none)."""
+    if hands is None or len(table.rounds) < hands:
+        return []
+    if hands == 1:
+        return [Phrase(gettext_noop("The one hand is played"))]
+    return [Phrase(gettext_noop("All %(hands)s hands are played"), hands=hands)]
 
 
 # What a phone keyboard types between numbers, in ASCII: the Arabic comma, the full-width comma

@@ -16,6 +16,7 @@ from .base import (
     Table,
     Term,
     form_value,
+    hands_played,
     needs_hands,
     per_seat,
     plain,
@@ -393,6 +394,30 @@ class Gongzhu(Game):
             reached = ceiling is not None and max(table.raw_totals) >= ceiling
             return reached or min(table.raw_totals) <= -options["floor"]
         return options["end"] == "hands" and len(table.rounds) >= options["hands"]
+
+    def ending(self, table):
+        """Whose card points reached the floor or the ceiling, or that the hands are played."""
+        options = table.options
+        if options["end"] == "hands":
+            return hands_played(table, options["hands"])
+        if options["end"] != "floor":
+            return []
+        floor, ceiling = options["floor"], options["ceiling"]
+        raw = list(zip(table.players, table.raw_totals))
+        low = [name for name, points in raw if points <= -floor]
+        high = [name for name, points in raw if ceiling is not None and points >= ceiling]
+        lines = []
+        if low:
+            lines.append(
+                Phrase(_("%(names)s reached -%(floor)s in card points"), names=low, floor=floor)
+            )
+        if high:
+            lines.append(
+                Phrase(
+                    _("%(names)s reached +%(ceiling)s in card points"), names=high, ceiling=ceiling
+                )
+            )
+        return lines
 
     def winners(self, table):
         top = max(table.totals)

@@ -376,6 +376,18 @@ class LeastScore(Game):
             return bool(table.out)
         return len(table.still_in()) <= 1
 
+    def ending(self, table):
+        """Who went out (first out), who is the one left in, or that nobody is left."""
+        if not self.is_over(table):
+            return []
+        if table.options["end"] == "first_out":
+            out = [table.players[s] for s in sorted(table.out)]
+            return [Phrase(_("%(names)s went out"), names=out)]
+        left = table.still_in()
+        if left:
+            return [Phrase(_("Only %(name)s is left in"), name=table.players[left[0]])]
+        return [Phrase(_("Everyone left went out in the same round"))]
+
     def winners(self, table):
         """The lowest total still in; when every player still in went out in the last round,
         the lowest among them."""

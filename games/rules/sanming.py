@@ -9,6 +9,7 @@ from .base import (
     form_value,
     per_seat,
     points_to_go,
+    reached,
     seat,
     whole,
     whole_or_text,
@@ -290,6 +291,10 @@ class Sanming(Game):
 
     def is_over(self, table):
         return max(table.totals) >= table.options["target"]
+
+    def ending(self, table):
+        """Who reached the target."""
+        return reached(table.players, table.totals, table.options["target"])
 
     def kids(self, table):
         """Per seat, whether that player is a kid: below kid_below once the target is reached

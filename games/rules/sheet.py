@@ -7,8 +7,10 @@ from .base import (
     Phrase,
     RulesError,
     form_value,
+    hands_played,
     per_seat,
     points_to_go,
+    reached,
     whole,
     whole_or_text,
 )
@@ -110,6 +112,12 @@ class Sheet(Game):
         target, hands = table.options["target"], table.options["hands"]
         reached = target is not None and max(table.totals) >= target
         return reached or (hands is not None and len(table.rounds) >= hands)
+
+    def ending(self, table):
+        """Who reached the target, and that the fixed number of rounds is played."""
+        target, hands = table.options["target"], table.options["hands"]
+        lines = [] if target is None else reached(table.players, table.totals, target)
+        return lines + hands_played(table, hands)
 
     def winners(self, table):
         best = max if table.options["win"] == "high" else min

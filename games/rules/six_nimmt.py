@@ -12,11 +12,13 @@ from .base import (
     Table,
     decimal,
     form_value,
+    hands_played,
     listed,
     needs_hands,
     per_seat,
     plain,
     points_to_go,
+    reached,
     whole,
     whole_or_text,
 )
@@ -246,6 +248,13 @@ class SixNimmt(Game):
         if options["end"] == "66":
             return any(total >= options["limit"] for total in table.totals)
         return options["hands"] is not None and len(table.rounds) >= options["hands"]
+
+    def ending(self, table):
+        """Who reached the limit, or that the fixed number of hands is played."""
+        options = table.options
+        if options["end"] == "66":
+            return reached(table.players, table.totals, options["limit"])
+        return hands_played(table, options["hands"])
 
     def winners(self, table):
         best = max if table.options["end"] == "hand" else min

@@ -211,6 +211,22 @@ class Smear(Game):
     def is_over(self, table):
         return table.winner is not None
 
+    def ending(self, table):
+        """Each team that reached the target, once a team has won."""
+        if not self.is_over(table):
+            return []
+        target = table.options["target"]
+        return [
+            Phrase(
+                _("%(first)s and %(second)s reached %(target)d"),
+                first=table.players[team],
+                second=table.players[team + 2],
+                target=target,
+            )
+            for team, total in enumerate(team_totals(table))
+            if total >= target
+        ]
+
     def winners(self, table):
         """The team that won; for a match closed early, the team ahead (level: nobody)."""
         team = table.winner
