@@ -107,3 +107,26 @@ def test_the_standings_put_the_leader_first_and_say_how_far_each_is_from_66(phon
     expect(rows).to_have_text(
         ["★ Bo 64 to go to 66 2", "2 Chen 54 to go to 66 12", "3 Ann 36 to go to 66 30"]
     )
+
+
+def test_the_form_sits_between_the_standings_and_the_rounds_and_a_live_check_updates_both(
+    phone,
+):
+    match = Match.start("six_nimmt", ["Ann", "Bo", "Chen"], {})
+    match.add_round({"bullheads": [30, 2, 12]})
+    phone.goto(f"/m/{match.public_id}/")
+    in_order = phone.evaluate(
+        """() => ['.standings', '#entry', '.breakdown', '.scoreboard']
+                 .map((s) => document.querySelector(s))
+                 .every((el, k, all) => k === 0 ||
+                        all[k - 1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)
+        """
+    )
+    assert in_order
+    pill(phone, "mode", "bullheads")
+    phone.locator("input[name=bullheads-0]").fill("7")
+    match.add_round({"bullheads": [1, 40, 3]})  # another phone's save
+    expect(phone.locator(".standings li").first).to_have_text("★ Chen 51 to go to 66 15")
+    expect(phone.locator(".scoreboard")).to_contain_text("42")  # Bo's new total, out of band
+    expect(phone.locator(".breakdown h2")).to_have_text("Round 2")
+    expect(phone.locator("input[name=bullheads-0]")).to_have_value("7")  # what was typed stays
