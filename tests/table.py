@@ -18,6 +18,8 @@ def start_match(page, game, players, **options):
 
 def type_players(page, names):
     """Type the players in seat order, tapping "Add a player" for a seat not shown yet."""
+    expect(page.locator("input[name=player_0]")).to_be_visible()
+    page.wait_for_load_state("domcontentloaded")  # static/new_match.js has shown the seats
     for seat, name in enumerate(names):
         field = page.locator(f"input[name=player_{seat}]")
         if not field.is_visible():
