@@ -152,9 +152,9 @@ def test_a_series_settlement_with_long_names_fits(phone):
     gongzhu(page, None, 1)
     save(page)
     close(page)
-    expect(page.locator(".series table")).to_be_visible()
+    expect(page.locator(".series-settlement table")).to_be_visible()
     assert width(page) <= WIDTH
-    assert page.evaluate("document.querySelector('.series').scrollWidth") <= WIDTH
+    assert page.evaluate("document.querySelector('.series-settlement').scrollWidth") <= WIDTH
 
 
 def stored(example, players=None, **options):
