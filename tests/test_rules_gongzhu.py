@@ -945,3 +945,11 @@ def test_status_names_the_ceiling():
         "The match ends when a player's card points reach -1000; lowest now -120 (Ann, Bo).",
         "It also ends at +1000; highest now 70 (Chen).",
     ]
+
+
+def test_the_standings_give_each_players_card_points_beside_the_floor():
+    table = table_after(hand("QS AH", "JD", "10C 2H", REST, exposed=["AH"]))
+    assert [str(GAME.to_go(table, seat)) for seat in range(4)] == [
+        f"card points {raw}, the end at -1000" for raw in table.raw_totals
+    ]
+    assert GAME.to_go(table_after(hand("QS AH", "JD", "10C 2H", REST), end="open"), 0) is None

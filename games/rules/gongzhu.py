@@ -20,7 +20,6 @@ from .base import (
     needs_hands,
     per_seat,
     plain,
-    points_to_go,
     whole_or_text,
 )
 from .base import (
@@ -550,11 +549,11 @@ class Gongzhu(Game):
         return Phrase(_("after evening out %(share)s ×%(multiplier)s = %(points)s"), **params)
 
     def to_go(self, table, seat):
-        """With a floor, how far the player's total before evening out is from it."""
+        """With a floor, the player's card points (what the floor is counted in), beside it."""
         if table.options["end"] != "floor":
             return None
-        floor = table.options["floor"]
-        return points_to_go(table.raw_totals[seat] + floor, -floor)
+        raw, floor = table.raw_totals[seat], table.options["floor"]
+        return Phrase(_("card points %(raw)s, the end at -%(floor)s"), raw=raw, floor=floor)
 
     def status(self, table):
         """Who leads the next hand and how far the match is from its end."""
