@@ -86,7 +86,7 @@ def test_a_table_plays_three_hands_to_the_floor(phone):
     play_hand(page, ["QS", "AH"], {"Bo": "QS AH KH QH 10C", "Ann": "JD"}, rest="Chen")
     expect_totals(page, ["1956", "-14688", "6276", "6432"])
     expect(page.locator(".banner")).to_contain_text("Dee won")
-    expect(page.locator(".banner")).to_contain_text("Bo: card points -1270")
+    expect(page.locator(".result-more")).to_contain_text("Bo: card points -1270")
     expect(page.locator("#entry")).to_have_count(0)
 
     # Stake 0.01 a point: 19.56, -146.88, 62.76, 64.32; Bo pays the biggest creditor first,

@@ -219,7 +219,7 @@ def test_a_gongzhu_match_ends_when_a_raw_total_reaches_plus_1000(phone):
         play_hand(page, [], taken, rest="Dee")
         expect_totals(page, totals)
     expect(page.locator(".banner")).to_contain_text("Ann won")
-    expect(page.locator(".banner")).to_contain_text(
+    expect(page.locator(".result-more")).to_contain_text(
         "Ann reached the ceiling of +1000: the match ends there."
     )
     expect(page.locator("#entry")).to_have_count(0)

@@ -95,7 +95,7 @@ def test_a_hearts_evening_to_100_with_a_negative_an_edit_and_a_phone_watching(
         play(page, points)
     expect_totals(page, [2, 100, 14, 14])
     expect(page.locator(".banner")).to_contain_text("Ann won")
-    expect(page.locator(".banner")).to_contain_text("Hearts")
+    expect(page.locator(".result-more")).to_contain_text("Hearts")
     expect(watcher.locator(".banner")).to_contain_text("Ann won", timeout=15_000)
     screenshot(page, "sheet-hearts-finished")
     watcher.context.close()
