@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop
 
 from games import rules
 from games.memo import board, keep_board
+from games.rules.base import plain
 from games.screen import next_numbers, next_round, table_before
 
 MAX_ROUNDS = rules.MAX_ROUNDS
@@ -78,6 +79,10 @@ class Match(models.Model):
     # whole series is read, or its versions moved on, in one query however long it grows.
     series_first = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The regulars' table the match belongs to (games/tables.py), if any.
+    table = models.ForeignKey(
+        "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -278,6 +283,7 @@ class Match(models.Model):
                 options=now.options,
                 rematch_of=now,
                 series_first_id=now.series_first_id or now.pk,
+                table_id=now.table_id,
             )
         return following
 
@@ -343,6 +349,145 @@ class RoundEvent(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
+
+
+MAX_PEOPLE = 24  # a table's people: a large club evening, small enough for one screen
+TOO_MANY_PEOPLE = gettext_noop("a table has at most %(most)s people")
+NOT_PEOPLE = gettext_noop("%(name)s is not one of this table's people")
+
+
+class Unknown(Exception):
+    """Names that are none of the table's people: args[0], to be asked about, never guessed."""
+
+    @property
+    def names(self):
+        return self.args[0]
+
+
+class Table(models.Model):
+    """The regulars: a standing group of people whose matches add up across evenings. What it
+    adds up (balances, settlements, statistics) is computed from its matches (games/ledger.py)."""
+
+    # Two capabilities, as a match's: the score link changes the table, the watch link reads.
+    public_id = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    watch_id = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    name = models.CharField(max_length=60)
+    people = models.JSONField()  # names, cleaned as the engine cleans players' names
+    # Bumped by every change to the table (its people, matches, payments): with its matches'
+    # versions, what a drawn page of it is kept under.
+    version = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.name
+
+    def unknown(self, names):
+        """The names that are none of the table's people, compared as the engine compares."""
+        known = {rules.same_name_key(person) for person in self.people}
+        return [name for name in names if rules.same_name_key(name) not in known]
+
+    def person(self, name):
+        """The table's person called name (as the engine compares names), else None."""
+        key = rules.same_name_key(name)
+        return next((p for p in self.people if rules.same_name_key(p) == key), None)
+
+    # ---- changes: each takes the table's write lock and reads what it checks under it
+
+    @contextmanager
+    def changing(self):
+        """The table as it stands, read under its write lock, in the transaction that changes
+        it; its version moves on, and its people are written as the change leaves them."""
+        with transaction.atomic():
+            row = Table.objects.select_for_update().filter(pk=self.pk)
+            self.people, self.version = row.values_list("people", "version").get()
+            yield self
+            row.update(version=F("version") + 1, people=self.people)
+        self.version += 1
+
+    def welcome(self, names, adding):
+        """Under the lock: add the names that are nobody's when adding, else raise Unknown."""
+        new = self.unknown(names)
+        if new and not adding:
+            raise Unknown(new)
+        if len(self.people) + len(new) > MAX_PEOPLE:
+            raise Refused(rules.RulesError(TOO_MANY_PEOPLE, most=MAX_PEOPLE))
+        self.people = [*self.people, *new]
+
+    def add_people(self, names):
+        """Add the names that are none of the table's people yet."""
+        with self.changing() as now:
+            now.welcome(names, adding=True)
+
+    def start_match(self, game, players, options, adding=False):
+        """A new match of the table; players who are none of its people are added when adding,
+        else Unknown is raised and nothing is stored."""
+        with self.changing() as now:
+            now.welcome(players, adding)
+            return Match.objects.create(game=game, players=players, options=options, table=now)
+
+    def take_match(self, match, adding=False):
+        """Make a match already played one of the table's (Unknown, Refused as start_match)."""
+        with self.changing() as now:
+            table_id = Match.objects.select_for_update().values_list("table", flat=True)
+            held = table_id.get(pk=match.pk)
+            if held not in (None, now.pk):
+                raise Refused(rules.RulesError(gettext_noop("this match is another table's")))
+            now.welcome(match.players, adding)
+            Match.objects.filter(pk=match.pk).update(table=now)
+            match.table = now
+
+    def pay(self, payer, payee, amount, unit):
+        """Record that payer paid payee amount (in unit): both must be the table's people."""
+        with self.changing() as now:
+            for name in (payer, payee):
+                if now.person(name) is None:
+                    raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
+            if now.person(payer) == now.person(payee):
+                raise Refused(rules.RulesError(gettext_noop("a payment is between two people")))
+            return Payment.objects.create(
+                table=now,
+                payer=now.person(payer),
+                payee=now.person(payee),
+                amount=amount,
+                unit=unit,
+            )
+
+    def set_payment_deleted(self, pk, deleting):
+        """Delete a payment (it can be restored), or restore a deleted one."""
+        with self.changing() as now:
+            payment = now.payments.get(pk=pk, deleted__isnull=deleting)
+            payment.deleted = timezone.now() if deleting else None
+            payment.save(update_fields=["deleted"])
+
+
+class Payment(models.Model):
+    """What one of a table's people paid another, as recorded with "Paid"; never guessed."""
+
+    BEANS, MONEY = "beans", "money"
+    UNITS = [(BEANS, "beans"), (MONEY, "money")]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="payments")
+    payer = models.CharField(max_length=40)
+    payee = models.CharField(max_length=40)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    unit = models.CharField(max_length=8, choices=UNITS)
+    deleted = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self):
+        return f"{self.payer} → {self.payee}: {self.amount} {self.unit}"
+
+    def document(self):
+        """The payment as the table's JSON document lists it."""
+        return {
+            "from": self.payer,
+            "to": self.payee,
+            "amount": plain(self.amount),
+            "unit": self.unit,
+        }
 
 
 class Heartbeat(models.Model):

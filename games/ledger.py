@@ -1,0 +1,184 @@
+"""A table's ledger and statistics, computed from its matches' results: nothing here is stored.
+
+Pure: a played match is {"date", "result", "places"} (the engine's result, as
+games/records.replayed gives it, and each seat's finishing place from Game.ranking); a payment
+is {"from", "to", "amount", "unit"}. Each person's balance in a unit is what their matches'
+settlements gave them, plus what they paid, minus what they were paid; settling it takes the
+fewest transfers the engine's settlement finds (games/rules/settle.py).
+"""
+
+from decimal import Decimal
+
+from games.rules import same_name_key
+from games.rules.base import decimal, plain
+from games.rules.settle import transfers
+
+# The unit a game's settlement is paid in: Sanming run-fast pays beans, a stake is money.
+BEANS, MONEY = "beans", "money"
+UNIT_OF_GAME = {"sanming": BEANS}
+
+
+def unit_of(result):
+    """The unit the match's settlement is paid in."""
+    return UNIT_OF_GAME.get(result["game"], MONEY)
+
+
+def settled(result):
+    """{player: amount} of a match whose settlement moves something, else None (a match
+    without one, or at a stake of 0, counts in the statistics only)."""
+    settlement = result.get("settlement")
+    if not settlement or not any(settlement["amounts"]):
+        return None
+    return {name: decimal(a) for name, a in zip(result["players"], settlement["amounts"])}
+
+
+class People:
+    """The table's people, each name found as the engine compares names (NFC, case-folded)."""
+
+    def __init__(self, people):
+        self.names = list(people)
+        self.by_key = {same_name_key(name): name for name in self.names}
+
+    def of(self, name):
+        """The table's spelling of name; a name that is nobody's is kept as it is (listed last)."""
+        found = self.by_key.get(same_name_key(name))
+        if found is None:
+            self.by_key[same_name_key(name)] = found = name
+            self.names.append(name)
+        return found
+
+    def zeros(self):
+        return {name: Decimal(0) for name in self.names}
+
+
+def balances(people, played, payments):
+    """{unit: {person: balance}} for every unit something was settled or paid in."""
+    people = People(people)
+    units = {}
+    for match in played:
+        amounts = settled(match["result"])
+        for name, amount in (amounts or {}).items():
+            units.setdefault(unit_of(match["result"]), {})
+            add(units[unit_of(match["result"])], people.of(name), amount)
+    for payment in payments:
+        ledger = units.setdefault(payment["unit"], {})
+        amount = decimal(payment["amount"])
+        add(ledger, people.of(payment["from"]), amount)
+        add(ledger, people.of(payment["to"]), -amount)
+    return {
+        unit: {name: ledger.get(name, Decimal(0)) for name in people.names}
+        for unit, ledger in sorted(units.items())
+    }
+
+
+def add(ledger, name, amount):
+    ledger[name] = ledger.get(name, Decimal(0)) + amount
+
+
+def settlement(balance):
+    """The fewest transfers settling {person: balance}: [{"from", "to", "amount"}]."""
+    return transfers(list(balance), list(balance.values()))
+
+
+def ledger(people, played, payments):
+    """The table's balances and the transfers settling each unit, as plain JSON numbers."""
+    by_unit = balances(people, played, payments)
+    return {
+        "balances": {
+            unit: {name: plain(amount) for name, amount in balance.items()}
+            for unit, balance in by_unit.items()
+        },
+        "settlement": {unit: settlement(balance) for unit, balance in by_unit.items()},
+    }
+
+
+def evenings(people, played):
+    """The evenings in play order: the matches of one calendar date, with their games, winners
+    and what each person's settlements gave them in each unit ({unit: {person: amount}})."""
+    people = People(people)
+    days = {}
+    for match in played:
+        result = match["result"]
+        day = days.setdefault(match["date"], {"date": match["date"], "matches": [], "units": {}})
+        day["matches"].append(match)
+        for name, amount in (settled(result) or {}).items():
+            add(day["units"].setdefault(unit_of(result), {}), people.of(name), amount)
+    shown = []
+    for day in sorted(days.values(), key=lambda d: d["date"]):
+        results = [m["result"] for m in day["matches"]]
+        games = list(dict.fromkeys(r["game"] for r in results))
+        winners = list(dict.fromkeys(people.of(w) for r in results for w in r["winners"]))
+        shown.append({**day, "games": games, "winners": winners})
+    return shown
+
+
+def statistics(people, played):
+    """Per person, per game: matches played (finished ones), won, average place."""
+    people = People(people)
+    rows = {}
+    for match in played:
+        result = match["result"]
+        if not result["finished"] or not match["places"]:
+            continue
+        for name, place in zip(result["players"], match["places"]):
+            row = rows.setdefault(
+                (people.of(name), result["game"]), {"played": 0, "won": 0, "places": 0}
+            )
+            row["played"] += 1
+            row["won"] += name in result["winners"]
+            row["places"] += place
+    return [
+        {
+            "person": name,
+            "game": game,
+            "played": row["played"],
+            "won": row["won"],
+            "average_place": row["places"] / row["played"],
+        }
+        for name in people.names
+        for (person, game), row in rows.items()
+        if person == name
+    ]
+
+
+def best_and_worst(people, days):
+    """{unit: {person: (best evening, worst evening)}}: the evenings (of evenings()) in which
+    the person's settlements gave them the most and the least, among those they played."""
+    found = {}
+    for unit in sorted({u for day in days for u in day["units"]}):
+        for name in People(people).names:
+            played = [d for d in days if name in d["units"].get(unit, {})]
+            if played:
+                by_amount = sorted(played, key=lambda d: d["units"][unit][name])
+                best, worst = by_amount[-1], by_amount[0]
+                found.setdefault(unit, {})[name] = {
+                    "best": {"date": best["date"], "amount": best["units"][unit][name]},
+                    "worst": {"date": worst["date"], "amount": worst["units"][unit][name]},
+                }
+    return found
+
+
+def running(people, days, payments):
+    """{unit: (dates, {person: [balance after each date]})}: the balances across the evenings
+    and the days of payments, each payment counted on the day it was recorded."""
+    people = People(people)
+    dates = sorted({d["date"] for d in days} | {p["date"] for p in payments})
+    moves = {}
+    for day in days:
+        for unit, amounts in day["units"].items():
+            for name, amount in amounts.items():
+                add(moves.setdefault((unit, day["date"]), {}), people.of(name), amount)
+    for payment in payments:
+        move = moves.setdefault((payment["unit"], payment["date"]), {})
+        add(move, people.of(payment["from"]), decimal(payment["amount"]))
+        add(move, people.of(payment["to"]), -decimal(payment["amount"]))
+    shown = {}
+    for unit in sorted({unit for unit, _date in moves}):
+        balance, lines = people.zeros(), {name: [] for name in people.names}
+        for date in dates:
+            for name, amount in moves.get((unit, date), {}).items():
+                balance[name] += amount
+            for name in people.names:
+                lines[name].append(balance[name])
+        shown[unit] = (dates, lines)
+    return shown

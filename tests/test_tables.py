@@ -1,0 +1,193 @@
+"""The regulars' table: its people, its matches, payments, and the ledger computed from them."""
+
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from games import ledger, rules
+from games.models import Match, Payment, Refused, Table, Unknown
+from games.records import WITH_ROUNDS, replayed, store
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = Path(__file__).parent / "examples"
+GONGZHU_STAKE = 0.01  # money per point: the examples' thousands of points are tens of money
+# Three evenings of Gongzhu at a stake and Sanming run-fast for beans (finished matches).
+EVENINGS = [
+    (date(2026, 11, 5), ["gongzhu-ceiling", "sanming-16-card"]),
+    (date(2026, 11, 12), ["gongzhu-match-to-floor", "sanming-bomb-pay", "sanming-flat-17"]),
+    (date(2026, 11, 19), ["gongzhu-two-decks", "sanming-one-kid"]),
+]
+PEOPLE = ["Ann", "Bo", "Chen", "Dee"]
+
+
+def example(name):
+    """An example match document, a Gongzhu one at GONGZHU_STAKE."""
+    document = json.loads((EXAMPLES / f"{name}.match.json").read_text(encoding="utf-8"))
+    if document["game"] == "gongzhu":
+        document["options"] = {**document.get("options", {}), "stake": GONGZHU_STAKE}
+    return document
+
+
+def on(match, day):
+    """Date the match to an evening (8 pm, the server's time)."""
+    when = timezone.make_aware(datetime(day.year, day.month, day.day, 20))
+    Match.objects.filter(pk=match.pk).update(created=when)
+
+
+@pytest.fixture
+def table():
+    """Thursday Gongzhu with three evenings played: each match imported, then added."""
+    made = Table.objects.create(name="Thursday Gongzhu", people=PEOPLE)
+    for day, names in EVENINGS:
+        for name in names:
+            match = store(example(name))
+            made.take_match(match)
+            on(match, day)
+    return made
+
+
+def results(table):
+    return [replayed(m)[2] for m in table.matches.prefetch_related(WITH_ROUNDS)]
+
+
+def summed(table):
+    """{unit: {name: sum of the matches' settlement amounts}}, added up here by hand."""
+    sums = {}
+    for result in results(table):
+        unit = "beans" if result["game"] == "sanming" else "money"
+        for name, amount in zip(result["players"], result["settlement"]["amounts"]):
+            by_name = sums.setdefault(unit, dict.fromkeys(PEOPLE, Decimal(0)))
+            by_name[name] += Decimal(str(amount))
+    return sums
+
+
+def played(table):
+    return [
+        {"date": m.created.date(), "result": result, "places": game.ranking(t)}
+        for m in table.matches.prefetch_related(WITH_ROUNDS).order_by("created", "pk")
+        for game, t, result in [replayed(m)]
+    ]
+
+
+def test_balances_are_the_matches_settlements_with_payments_counted(table):
+    table.pay("Dee", "Ann", Decimal("20.50"), "money")
+    table.pay("chen", "ANN", 100, "beans")  # names as the app compares them
+    payments = [p.document() for p in table.payments.all()]
+    found = ledger.ledger(table.people, played(table), payments)
+    expected = summed(table)
+    expected["money"]["Dee"] += Decimal("20.50")  # Dee owes 20.50 less
+    expected["money"]["Ann"] -= Decimal("20.50")  # and Ann is owed 20.50 less
+    expected["beans"]["Chen"] += 100
+    expected["beans"]["Ann"] -= 100
+    for unit in ("money", "beans"):
+        assert {k: Decimal(str(v)) for k, v in found["balances"][unit].items()} == expected[unit]
+    assert set(found["balances"]) == {"money", "beans"}
+
+
+def test_the_settlement_is_the_fewest_transfers_of_the_balances(table):
+    table.pay("Dee", "Ann", 5, "money")
+    payments = [p.document() for p in table.payments.all()]
+    found = ledger.ledger(table.people, played(table), payments)
+    for unit, balance in found["balances"].items():
+        paid = dict.fromkeys(balance, Decimal(0))
+        for transfer in found["settlement"][unit]:
+            paid[transfer["from"]] += Decimal(str(transfer["amount"]))
+            paid[transfer["to"]] -= Decimal(str(transfer["amount"]))
+        owing = [name for name, amount in balance.items() if amount]
+        assert len(found["settlement"][unit]) <= len(owing) - 1
+        # after the transfers, each balance is what the unsettled remainder leaves
+        left = {name: Decimal(str(balance[name])) + paid[name] for name in balance}
+        assert sum(1 for amount in left.values() if amount) <= 1
+
+
+def test_a_match_without_a_stake_counts_in_the_statistics_only():
+    result = rules.score({**example("gongzhu-ceiling"), "options": {"ceiling": 300}})
+    match = {"date": date(2026, 11, 5), "result": result, "places": [1, 2, 3, 4]}
+    assert ledger.ledger(PEOPLE, [match], []) == {"balances": {}, "settlement": {}}
+    assert [row["played"] for row in ledger.statistics(PEOPLE, [match])] == [1, 1, 1, 1]
+
+
+def test_statistics_count_played_won_and_the_average_place(table):
+    rows = {(r["person"], r["game"]): r for r in ledger.statistics(table.people, played(table))}
+    assert rows["Ann", "gongzhu"]["played"] == 3
+    assert rows["Dee", "gongzhu"]["played"] == 3 and ("Dee", "sanming") not in rows
+    assert rows["Ann", "sanming"]["played"] == 4
+    wins = sum(r["won"] for (_p, game), r in rows.items() if game == "gongzhu")
+    assert wins >= 3
+    assert all(1 <= r["average_place"] <= 4 for r in rows.values())
+
+
+def test_evenings_are_calendar_dates_with_games_and_winners(table):
+    days = ledger.evenings(table.people, played(table))
+    assert [d["date"] for d in days] == [day for day, _names in EVENINGS]
+    assert days[1]["games"] == ["gongzhu", "sanming"]
+    assert len(days[1]["matches"]) == 3 and days[0]["winners"]
+    best = ledger.best_and_worst(table.people, days)
+    for by_name in best.values():
+        for found in by_name.values():
+            assert found["best"]["amount"] >= found["worst"]["amount"]
+    assert "Dee" not in best["beans"]
+
+
+def test_the_running_balance_ends_at_the_balance(table):
+    table.pay("Dee", "Ann", 7, "money")
+    payments = [{**p.document(), "date": date(2026, 11, 20)} for p in table.payments.all()]
+    days = ledger.evenings(table.people, played(table))
+    lines = ledger.running(table.people, days, payments)
+    balances = ledger.balances(table.people, played(table), payments)
+    dates, money = lines["money"]
+    assert dates[-1] == date(2026, 11, 20) and len(dates) == 4
+    assert {name: line[-1] for name, line in money.items()} == balances["money"]
+
+
+# ---- the table's changes, under its lock
+
+
+def test_a_name_that_is_nobodys_is_asked_and_nothing_is_stored():
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
+    with pytest.raises(Unknown) as asked:
+        table.start_match("sanming", ["ann", "Bo", "Dee"], {})
+    assert asked.value.names == ["Dee"]
+    assert not Match.objects.exists()
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen"] and table.version == 0
+    match = table.start_match("sanming", ["ann", "Bo", "Dee"], {}, adding=True)
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen", "Dee"] and match.table == table
+
+
+def test_a_match_played_elsewhere_is_added_once_and_its_rematch_follows():
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    match = store(example("gongzhu-ceiling"))
+    table.take_match(match)
+    other = Table.objects.create(name="Friday", people=PEOPLE)
+    with pytest.raises(Refused):
+        other.take_match(match)
+    assert Match.objects.get(pk=match.pk).table == table
+    assert match.rematch().table == table
+
+
+def test_a_payment_is_between_two_of_the_tables_people():
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo"])
+    for payer, payee in [("Ann", "Zed"), ("Ann", "ann")]:
+        with pytest.raises(Refused):
+            table.pay(payer, payee, 5, "money")
+    assert not Payment.objects.exists()
+
+
+def test_a_deleted_payment_leaves_the_balances_and_can_be_restored():
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo"])
+    payment = table.pay("Ann", "Bo", 5, "money")
+    table.set_payment_deleted(payment.pk, True)
+    live = [p.document() for p in table.payments.filter(deleted=None)]
+    assert ledger.balances(table.people, [], live) == {}
+    with pytest.raises(Payment.DoesNotExist):
+        table.set_payment_deleted(payment.pk, True)  # deleted already: from another phone
+    table.set_payment_deleted(payment.pk, False)
+    live = [p.document() for p in table.payments.filter(deleted=None)]
+    assert ledger.balances(table.people, [], live)["money"] == {"Ann": 5, "Bo": -5}
