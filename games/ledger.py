@@ -160,7 +160,8 @@ def best_and_worst(people, days):
 
 def running(people, days, payments):
     """{unit: (dates, {person: [balance after each date]})}: the balances across the evenings
-    and the days of payments, each payment counted on the day it was recorded."""
+    and the days of payments, each payment counted on the day it was recorded (only the people
+    something moved for in that unit)."""
     people = People(people)
     dates = sorted({d["date"] for d in days} | {p["date"] for p in payments})
     moves = {}
@@ -174,11 +175,13 @@ def running(people, days, payments):
         add(move, people.of(payment["to"]), -decimal(payment["amount"]))
     shown = {}
     for unit in sorted({unit for unit, _date in moves}):
-        balance, lines = people.zeros(), {name: [] for name in people.names}
+        moved = {name for (u, _date), move in moves.items() if u == unit for name in move}
+        balance = people.zeros()
+        lines = {name: [] for name in people.names if name in moved}
         for date in dates:
             for name, amount in moves.get((unit, date), {}).items():
                 balance[name] += amount
-            for name in people.names:
+            for name in lines:
                 lines[name].append(balance[name])
         shown[unit] = (dates, lines)
     return shown

@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import rules, screen
+from games import rules, screen, tables
 from games.links import get_match, on_this_phone, remember
 from games.models import Match, Round, RoundEvent
 from games.rules.base import decimal
@@ -190,7 +190,12 @@ def import_match(request):
     if request.method == "POST":
         try:
             text = posted_document(request, text)
-            match = store(read_json(text))
+            document = read_json(text)
+            if tables.is_table_document(document):  # a table's document: its matches and payments
+                table = tables.store_table(document)
+                remember(request, table.public_id, key="tables")
+                return redirect("table", public_id=table.public_id)
+            match = store(document)
         except rules.RulesError as refused:
             error = because(_("This match cannot be imported: %(why)s"), said(refused))
         except TooLarge:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import offline, records, views
+from games import offline, records, tables, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,6 +25,19 @@ urlpatterns = [
     path("m/<str:public_id>/rematch/", records.rematch, name="rematch"),
     path("m/<str:public_id>/export.json", records.export_json, name="export_json"),
     path("m/<str:public_id>/export.csv", records.export_csv, name="export_csv"),
+    # The regulars' table (games/tables.py): its score link, and its watch link that only reads.
+    path("tables/new/", tables.new_table, name="new_table"),
+    path("t/<str:public_id>/", tables.table_page, name="table"),
+    path("tw/<str:watch_id>/", tables.table_watch, name="table_watch"),
+    path("t/<str:public_id>/new/<slug:slug>/", tables.table_new_match, name="table_new_match"),
+    path("t/<str:public_id>/take/", tables.table_take, name="table_take"),
+    path("t/<str:public_id>/pay/", tables.table_pay, name="table_pay"),
+    path("t/<str:public_id>/paid/<int:pk>/delete/", tables.payment_delete, name="payment_delete"),
+    path(
+        "t/<str:public_id>/paid/<int:pk>/restore/", tables.payment_restore, name="payment_restore"
+    ),
+    path("t/<str:public_id>/table.json", tables.table_export_json, name="table_export_json"),
+    path("t/<str:public_id>/table.csv", tables.table_export_csv, name="table_export_csv"),
     # Scoring with no network (games/offline.py).
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/manifest.json", offline.manifest_view, name="offline_manifest"),

@@ -6,11 +6,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from games import ledger, rules
 from games.models import Match, Payment, Refused, Table, Unknown
 from games.records import WITH_ROUNDS, replayed, store
+from tests.html import visible
 
 pytestmark = pytest.mark.django_db
 
@@ -191,3 +193,126 @@ def test_a_deleted_payment_leaves_the_balances_and_can_be_restored():
     table.set_payment_deleted(payment.pk, False)
     live = [p.document() for p in table.payments.filter(deleted=None)]
     assert ledger.balances(table.people, [], live)["money"] == {"Ann": 5, "Bo": -5}
+
+
+# ---- the pages
+
+
+def page(client, url, status=200):
+    response = client.get(url)
+    assert response.status_code == status, response.content.decode()[:2000]
+    return response.content.decode()
+
+
+def test_a_table_is_made_from_home_with_its_people(client):
+    assert reverse("new_table") in page(client, reverse("home"))
+    form = {"name": "Thursday Gongzhu", "people": "Ann\n 张伟 \n\nZahra, Бат"}
+    response = client.post(reverse("new_table"), form)
+    table = Table.objects.get()
+    assert response.url == reverse("table", args=[table.public_id])
+    assert table.people == ["Ann", "张伟", "Zahra", "Бат"]
+    shown = visible(page(client, response.url))
+    assert "Thursday Gongzhu" in shown and "No balances yet" in shown
+
+
+@pytest.mark.parametrize(
+    "people, said",
+    [("Ann\nann", "two players are called ann"), ("Ann", "2 to 24"), ("x" * 41 + "\nBo", "40")],
+)
+def test_a_tables_people_are_checked_as_players_names(client, people, said):
+    response = client.post(reverse("new_table"), {"name": "Thursday", "people": people})
+    assert response.status_code == 422 and said in visible(response.content.decode())
+    assert not Table.objects.exists()
+
+
+def test_the_tables_page_shows_balances_first_and_who_pays_whom(client, table):
+    table.pay("Dee", "Ann", 5, "money")
+    shown = visible(page(client, reverse("table", args=[table.public_id])))
+    assert shown.index("Balance in beans") < shown.index("Play a match")
+    found = ledger.ledger(table.people, played(table), [p.document() for p in table.payments.all()])
+    first = found["settlement"]["money"][0]
+    assert f"{first['from']} pays {first['to']}" in shown
+    assert "Who wins most" in shown and "Best and worst evening" in shown
+
+
+def test_the_page_is_drawn_again_when_a_match_of_the_table_changes(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
+    match = table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    url = reverse("table", args=[table.public_id])
+    assert "1 round, in play" not in visible(page(client, url))
+    match.add_round(example("sanming-16-card")["rounds"][0], "")
+    assert "1 round, in play" in visible(page(client, url))
+
+
+def test_a_match_started_from_the_table_belongs_to_it_and_an_unknown_name_is_asked(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
+    url = reverse("table_new_match", args=[table.public_id, "sanming"])
+    assert 'value="Bo"' in page(client, url)
+    form = {"player_0": "ann", "player_1": "Bo", "player_2": "Dee"}
+    asked = client.post(url, form)
+    assert asked.status_code == 200
+    shown = visible(asked.content.decode())
+    assert "Dee is not one of this table's people: add Dee to the table?" in shown
+    assert not Match.objects.exists()
+    started = client.post(url, {**form, "add_people": "1"})
+    match = Match.objects.get()
+    assert started.url == reverse("match", args=[match.public_id]) and match.table == table
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen", "Dee"]
+
+
+def test_a_match_already_played_is_added_by_its_score_link(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
+    match = store(example("sanming-16-card"))
+    take = reverse("table_take", args=[table.public_id])
+    watch = client.post(take, {"link": f"http://x/w/{match.watch_id}/"})
+    assert "paste its score link" in visible(watch.content.decode())
+    assert client.post(take, {"link": "nothing"}).status_code == 422
+    response = client.post(take, {"link": f"https://example.org/m/{match.public_id}/"})
+    assert response.status_code == 302
+    assert Match.objects.get(pk=match.pk).table == table
+
+
+def test_a_match_with_a_stranger_is_asked_before_it_is_added(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo"])
+    match = store(example("sanming-16-card"))
+    take = reverse("table_take", args=[table.public_id])
+    asked = client.post(take, {"link": match.public_id})
+    assert "Chen is not one of this table's people" in visible(asked.content.decode())
+    assert Match.objects.get(pk=match.pk).table is None
+    client.post(take, {"link": match.public_id, "add_people": "1"})
+    assert Match.objects.get(pk=match.pk).table == table
+
+
+def test_paid_moves_the_balances_and_deleting_it_moves_them_back(client, table):
+    url = reverse("table", args=[table.public_id])
+    before = visible(page(client, url))
+    form = {"payer": "Dee", "payee": "Ann", "amount": "۱۲٫۵", "unit": "money"}
+    client.post(reverse("table_pay", args=[table.public_id]), form)
+    payment = Payment.objects.get()
+    assert payment.amount == Decimal("12.5")
+    after = visible(page(client, url))
+    assert after != before and "Dee paid Ann 12.50 money" in after
+    client.post(reverse("payment_delete", args=[table.public_id, payment.pk]))
+    shown = visible(page(client, url))
+    balances = shown.split("Play a match")[0]
+    assert balances == before.split("Play a match")[0] != after.split("Play a match")[0]
+    assert "Restore" in shown
+    client.post(reverse("payment_restore", args=[table.public_id, payment.pk]))
+    assert visible(page(client, url)).split("Play a match")[0] == after.split("Play a match")[0]
+
+
+def test_a_payment_to_oneself_is_refused_in_words(client, table):
+    form = {"payer": "Ann", "payee": "Ann", "amount": "5", "unit": "money"}
+    response = client.post(reverse("table_pay", args=[table.public_id]), form)
+    assert response.status_code == 422
+    assert "a payment is between two people" in visible(response.content.decode())
+    assert not Payment.objects.exists()
+
+
+def test_the_watch_link_reads_and_links_matches_by_their_watch_links(client, table):
+    shown = page(client, reverse("table_watch", args=[table.watch_id]))
+    assert table.public_id not in shown and 'action="/t/' not in shown
+    for match in table.matches.all():
+        assert match.public_id not in shown and f"/w/{match.watch_id}/" in shown
+    assert client.get(reverse("table", args=[table.watch_id])).status_code == 403
