@@ -28,7 +28,7 @@ def setup(root):
         return
     root = Path(root)
     # games.urls names the views the templates link to; on the phone they are never called.
-    for name in ("games.views", "games.records", "games.offline"):
+    for name in ("games.views", "games.records", "games.offline", "games.tables"):
         stub = types.ModuleType(name)
         stub.__getattr__ = lambda attribute: _nothing
         sys.modules[name] = stub
