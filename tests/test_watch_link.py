@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Match
+from games.models import Match, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +132,34 @@ def test_a_watch_token_under_the_score_path_says_it_is_a_watch_link(series):
     assert response.status_code == 403
     page = response.content.decode()
     assert "enlace" in page.lower() and 'href="/"' in page
+
+
+TABLE_PATHS = ["", "new/least_score/", "take/", "pay/", "paid/1/delete/", "paid/1/restore/"]
+TABLE_PATHS += ["table.json", "table.csv"]
+
+
+def table_watcher_requests(watch_id):
+    """What a phone holding a table's watch link may send, the table's score paths included."""
+    for query in ("", "?rounds=all", "?score=1"):
+        yield "get", f"/tw/{watch_id}/{query}", None, {}
+    for path in TABLE_PATHS:
+        yield "get", f"/t/{watch_id}/{path}", None, {}
+        yield "post", f"/t/{watch_id}/{path}", {"link": "x", "amount": "1", "player_0": "Ann"}, {}
+
+
+def test_nothing_reachable_from_a_tables_watch_link_holds_a_score_link(series):
+    """The table's watch page, every match it links and every link from those: no score link
+    of the table or of any of its matches."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
+    for match in series:
+        table.take_match(match)
+    table.pay("Ann", "Bo", 5, "money")
+    secrets_ = [table.public_id, *(m.public_id for m in series)]
+    answers = list(crawl(Client(), table_watcher_requests(table.watch_id)))
+    assert len(answers) > 30
+    assert any(path.startswith(f"/w/{series[2].watch_id}/") for path, _r in answers)
+    for path, response in answers:
+        assert response.status_code < 500, path
+        text = answer_text(response)
+        for secret in secrets_:
+            assert secret not in text, f"{path} gives away a score link"
