@@ -71,11 +71,12 @@
     if (error) error.scrollIntoView({block: "center"});
   });
 
-  // Keep the screen on with the Wake Lock API; browsers allow it only on HTTPS (or localhost).
+  // Keep the screen on with the Wake Lock API; browsers allow it only on HTTPS (or localhost):
+  // where it is missing the button stays hidden (the readiness line below the match says why).
   var lock = null;
   function setUpWakeLock() {
     var button = document.querySelector("[data-wake-lock]");
-    if (!button || button.dataset.ready) return;
+    if (!button || button.dataset.ready || !window.isSecureContext || !("wakeLock" in navigator)) return;
     button.dataset.ready = "1";
     button.hidden = false;
     button.setAttribute("aria-pressed", lock ? "true" : "false");
@@ -88,7 +89,6 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-wake-lock]");
     if (!button) return;
-    if (!window.isSecureContext || !("wakeLock" in navigator)) { explain(button); return; }
     if (lock) { lock.release(); return; }
     navigator.wakeLock.request("screen").then(function (sentinel) {
       lock = sentinel;
@@ -104,10 +104,13 @@
   document.addEventListener("DOMContentLoaded", setUpWakeLock);
 
   // Reopening a match with no network needs a service worker, which browsers allow only in a
-  // secure context (HTTPS, or localhost): the share page says so on a plain LAN address.
+  // secure context (HTTPS, or localhost): the share page says so on a plain LAN address, and
+  // the line below a match that says the phone can score offline says for how long.
   document.addEventListener("DOMContentLoaded", function () {
     var note = document.querySelector("[data-insecure-note]");
     if (note) note.hidden = window.isSecureContext;
+    var ready = document.querySelector("[data-offline-ready]");
+    if (ready && !(window.isSecureContext && "serviceWorker" in navigator)) ready.textContent = ready.dataset.pageOnly;
   });
   document.addEventListener("htmx:afterSettle", setUpWakeLock);
 
