@@ -1,5 +1,7 @@
 """The regulars' table: its people, its matches, payments, and the ledger computed from them."""
 
+import csv
+import io
 import json
 from datetime import date, datetime
 from decimal import Decimal
@@ -316,3 +318,94 @@ def test_the_watch_link_reads_and_links_matches_by_their_watch_links(client, tab
     for match in table.matches.all():
         assert match.public_id not in shown and f"/w/{match.watch_id}/" in shown
     assert client.get(reverse("table", args=[table.watch_id])).status_code == 403
+
+
+# ---- acceptance: three evenings at stakes, two payments, through the pages; export, import
+
+
+def pay(client, table, payer, payee, amount, unit):
+    form = {"payer": payer, "payee": payee, "amount": amount, "unit": unit}
+    assert client.post(reverse("table_pay", args=[table.public_id]), form).status_code == 302
+
+
+def exported(client, table):
+    response = client.get(reverse("table_export_json", args=[table.public_id]))
+    assert response["Content-Disposition"].startswith("attachment;")
+    return json.loads(response.content.decode())
+
+
+def test_three_evenings_and_two_payments_add_up_to_the_settlements_less_the_payments(client, table):
+    pay(client, table, "Dee", "Ann", "20.50", "money")
+    pay(client, table, "Chen", "Ann", "100", "beans")
+    document = exported(client, table)
+    expected = summed(table)
+    expected["money"]["Dee"] += Decimal("20.50")
+    expected["money"]["Ann"] -= Decimal("20.50")
+    expected["beans"]["Chen"] += 100
+    expected["beans"]["Ann"] -= 100
+    balances = {
+        unit: {name: Decimal(str(v)) for name, v in by_name.items()}
+        for unit, by_name in document["balances"].items()
+    }
+    assert balances == expected
+    for unit, balance in expected.items():
+        assert document["settlement"][unit] == rules.settle.transfers(
+            list(balance), list(balance.values())
+        )
+    shown = visible(page(client, reverse("table", args=[table.public_id])))
+    for transfer in document["settlement"]["money"]:
+        assert f"{transfer['from']} pays {transfer['to']} {transfer['amount']:.2f}" in shown
+
+
+def test_the_json_export_imports_back_through_the_import_page(client, table):
+    pay(client, table, "Dee", "Ann", "20.50", "money")
+    document = exported(client, table)
+    assert [m["date"] for m in document["matches"]][:2] == ["2026-11-05"] * 2
+    tampered = {**document, "balances": {"money": {"Ann": 1_000_000}}, "settlement": {}}
+    text = json.dumps(tampered, ensure_ascii=False)
+    response = client.post(reverse("import_match"), {"document": text})
+    assert response.status_code == 302
+    copy = Table.objects.exclude(pk=table.pk).get()
+    assert response.url == reverse("table", args=[copy.public_id])
+    again = exported(client, copy)
+    assert again["balances"] == document["balances"]
+    assert again["settlement"] == document["settlement"]
+    assert again["matches"] == document["matches"] and again["payments"] == document["payments"]
+
+
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        ({"people": ["Ann", "Bo", "Chen"]}, "match 1: Dee is not one of the table's people"),
+        ({"payments": [{"from": "Ann", "to": "Zed", "amount": 5, "unit": "money"}]}, "two of"),
+        ({"payments": [{"from": "Ann", "to": "Bo", "amount": 5, "unit": "gold"}]}, "above 0"),
+        ({"table": ""}, "a table's name"),
+    ],
+)
+def test_a_table_document_that_is_wrong_is_refused_in_words_and_nothing_is_stored(
+    client, table, change, said
+):
+    document = {**exported(client, table), **change}
+    response = client.post(reverse("import_match"), {"document": json.dumps(document)})
+    assert response.status_code == 422 and said in visible(response.content.decode())
+    assert Table.objects.count() == 1 and Match.objects.count() == 7
+
+
+def test_a_refused_match_in_a_table_document_names_the_match_and_its_round(client, table):
+    document = exported(client, table)
+    document["matches"][1]["rounds"][0] = {"nonsense": 1}
+    response = client.post(reverse("import_match"), {"document": json.dumps(document)})
+    assert "match 2: round 1:" in visible(response.content.decode())
+
+
+def test_the_csv_export_has_a_row_per_match_and_payment_and_the_balances(client, table):
+    pay(client, table, "Dee", "Ann", "20.50", "money")
+    response = client.get(reverse("table_export_csv", args=[table.public_id]))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == ["Date", "Game", "In", *PEOPLE]
+    assert len(rows) == 1 + 7 + 1 + 2
+    assert rows[1][:3] == ["2026-11-05", "Gongzhu", "money"]
+    assert rows[8][1] == "Paid" and rows[8][2:] == ["money", "-20.50", "", "", "20.50"]
+    balances = exported(client, table)["balances"]
+    beans = next(row for row in rows if row[1] == "Balance" and row[2] == "beans")
+    assert [Decimal(v) for v in beans[3:]] == [Decimal(str(balances["beans"][n])) for n in PEOPLE]
