@@ -42,7 +42,7 @@ TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scor
 UNITS = {ledger.BEANS: gettext_noop("beans"), ledger.MONEY: gettext_noop("money")}
 # What read_players checks a table's people against: names as the engine takes players' names.
 PEOPLE_RULE = SimpleNamespace(name=gettext_noop("A table"), min_players=2, max_players=MAX_PEOPLE)
-NAME_SEPARATORS = re.compile(r"[\n,，、،;]")
+NAME_SEPARATORS = re.compile(r"[\r\n,，、،;]")
 MAX_TABLE_MATCHES = 500  # what one table's import document may hold
 # A match's score link as pasted (the whole address, or just its id).
 SCORE_LINK = re.compile(r"(?:/m/)?([A-Za-z0-9_-]{8,32})/?(?:[?#].*)?\Z")

@@ -208,7 +208,7 @@ def page(client, url, status=200):
 
 def test_a_table_is_made_from_home_with_its_people(client):
     assert reverse("new_table") in page(client, reverse("home"))
-    form = {"name": "Thursday Gongzhu", "people": "Ann\n 张伟 \n\nZahra, Бат"}
+    form = {"name": "Thursday Gongzhu", "people": "Ann\r\n 张伟 \r\n\r\nZahra, Бат"}
     response = client.post(reverse("new_table"), form)
     table = Table.objects.get()
     assert response.url == reverse("table", args=[table.public_id])

@@ -1,0 +1,81 @@
+"""The regulars' table on a phone: its balances at a glance, light and dark; made from Home,
+a match started from it with a name that is nobody's asked about."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match, Table
+from games.records import store
+from tests.conftest import ARTIFACTS, screenshot
+from tests.test_tables import EVENINGS, PEOPLE, example, on
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table():
+    """Thursday Gongzhu: three evenings of Gongzhu at a stake and Sanming for beans, 2 payments."""
+    made = Table.objects.create(name="Thursday Gongzhu", people=PEOPLE)
+    for day, names in EVENINGS:
+        for name in names:
+            match = store(example(name))
+            made.take_match(match)
+            on(match, day)
+    made.pay("Dee", "Ann", 20, "money")
+    made.pay("Chen", "Ann", 100, "beans")
+    return made
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_balances_are_seen_at_a_glance_on_a_phone(phone, table, scheme):
+    page = phone
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"/t/{table.public_id}/")
+    balances = page.locator(".table-balance")
+    expect(balances).to_have_count(2)
+    beans = balances.first
+    expect(beans.locator("h2")).to_have_text("Balance in beans")
+    # every person's balance in beans and who pays whom, on the first screen, nothing to scroll
+    for row in beans.locator("li").all():
+        box = row.bounding_box()
+        assert box["y"] + box["height"] <= 844 and box["x"] + box["width"] <= 390
+    expect(beans.locator(".transfers li").first).to_contain_text("Chen pays Ann")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    leader = beans.locator("li.leader")
+    expect(leader).to_contain_text("Ann")
+    colours = leader.evaluate(
+        "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    )
+    assert colours[0] != colours[1]
+    chart = page.locator(".table-chart svg").first
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"table-{scheme}.png"))  # what a phone shows first
+    screenshot(page, f"table-{scheme}-full")
+
+
+def test_a_table_made_from_home_starts_a_match_asking_about_a_stranger(phone):
+    page = phone
+    page.goto("/")
+    page.get_by_role("link", name="Make a table").click()
+    page.get_by_label("Name").fill("Thursday Gongzhu")
+    page.get_by_label("People, one a line").fill("Ann\nBo\nChen")
+    page.get_by_role("button", name="Make the table").click()
+    expect(page.locator("h1")).to_have_text("Thursday Gongzhu")
+    page.get_by_role("link", name="Sanming run-fast").click()
+    seats = page.locator("input[name^=player_]")
+    expect(seats.nth(0)).to_have_value("Ann")
+    expect(seats.nth(2)).to_have_value("Chen")
+    seats.nth(2).fill("Dee")
+    page.get_by_role("button", name="Start").click()
+    question = page.locator(".table-question")
+    expect(question).to_contain_text("Dee is not one of this table's people: add Dee to the table?")
+    assert not Match.objects.exists()
+    question.get_by_role("button", name="Yes, add to the table").click()
+    expect(page).to_have_url(re.compile(r"/m/[\w-]+/$"))
+    assert Table.objects.get().people == ["Ann", "Bo", "Chen", "Dee"]
+    assert Match.objects.get().table == Table.objects.get()
