@@ -352,6 +352,11 @@ class RoundEvent(models.Model):
 
 
 MAX_PEOPLE = 24  # a table's people: a large club evening, small enough for one screen
+# A table's matches and payments (deleted ones included), as a match's rounds: its page replays
+# every match, so neither it nor the database grows past them.
+MAX_TABLE_MATCHES, MAX_PAYMENTS = 500, 1000
+TABLE_FULL = gettext_noop("a table keeps at most %(most)s matches: make a new table")
+PAYMENTS_FULL = gettext_noop("a table keeps at most %(most)s payments, deleted ones included")
 TOO_MANY_PEOPLE = gettext_noop("a table has at most %(most)s people")
 NOT_PEOPLE = gettext_noop("%(name)s is not one of this table's people")
 
@@ -405,7 +410,10 @@ class Table(models.Model):
         self.version += 1
 
     def welcome(self, names, adding):
-        """Under the lock: add the names that are nobody's when adding, else raise Unknown."""
+        """Under the lock: add the names that are nobody's when adding, else raise Unknown;
+        Refused when the table is full (of people, or of matches)."""
+        if self.matches.count() >= MAX_TABLE_MATCHES:
+            raise Refused(rules.RulesError(TABLE_FULL, most=MAX_TABLE_MATCHES))
         new = self.unknown(names)
         if new and not adding:
             raise Unknown(new)
@@ -442,6 +450,8 @@ class Table(models.Model):
             for name in (payer, payee):
                 if now.person(name) is None:
                     raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
+            if now.payments.count() >= MAX_PAYMENTS:
+                raise Refused(rules.RulesError(PAYMENTS_FULL, most=MAX_PAYMENTS))
             if now.person(payer) == now.person(payee):
                 raise Refused(rules.RulesError(gettext_noop("a payment is between two people")))
             return Payment.objects.create(

@@ -32,7 +32,18 @@ from games.chart import chart
 from games.drawn import DrawnPage
 from games.forms import NewMatchForm, NumberField
 from games.links import remember
-from games.models import MAX_PEOPLE, Match, Payment, Refused, Table, Unknown
+from games.models import (
+    MAX_PAYMENTS,
+    MAX_PEOPLE,
+    MAX_TABLE_MATCHES,
+    PAYMENTS_FULL,
+    TABLE_FULL,
+    Match,
+    Payment,
+    Refused,
+    Table,
+    Unknown,
+)
 from games.rules.base import CENT, ROUND_MESSAGE, Phrase, RulesError, decimal
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
@@ -43,7 +54,6 @@ UNITS = {ledger.BEANS: gettext_noop("beans"), ledger.MONEY: gettext_noop("money"
 # What read_players checks a table's people against: names as the engine takes players' names.
 PEOPLE_RULE = SimpleNamespace(name=gettext_noop("A table"), min_players=2, max_players=MAX_PEOPLE)
 NAME_SEPARATORS = re.compile(r"[\r\n,，、،;]")
-MAX_TABLE_MATCHES = 500  # what one table's import document may hold
 # A match's score link as pasted (the whole address, or just its id).
 SCORE_LINK = re.compile(r"(?:/m/)?([A-Za-z0-9_-]{8,32})/?(?:[?#].*)?\Z")
 
@@ -151,6 +161,7 @@ def table_watch(request, watch_id):
     state = state_of("watch_id", watch_id)
     if state is None:
         raise Http404(_("There is no such table."))
+    remember(request, watch_id, key="watching_tables")
     return drawn_table(request, "watch_id", watch_id, state)
 
 
@@ -181,15 +192,17 @@ def table_context(table, can_score, pay_form=None, take_form=None):
     money = ledger.ledger(table.people, played, live)
     days = ledger.evenings(table.people, played)
     link = "match" if can_score else "watch"
+    matches = [
+        {**m, "url": reverse(link, args=[getattr(m["match"], TOKENS[link])])}
+        for m in reversed(played)
+    ]
     return {
         "table": table,
         "can_score": can_score,
         "units": shown_units(money),
         "payments": payments,
-        "matches": [
-            {**m, "url": reverse(link, args=[getattr(m["match"], TOKENS[link])])}
-            for m in reversed(played)
-        ],
+        "matches": matches,
+        "in_play": [m for m in matches if not m["result"]["finished"]],
         "evenings": [
             {**day, "games": [rules.GAMES[slug] for slug in day["games"]]} for day in reversed(days)
         ],
@@ -444,13 +457,9 @@ def store_table(document):
     people = rules.read_players(people, PEOPLE_RULE)
     matches, payments = document.get("matches", []), document.get("payments", [])
     if not isinstance(matches, list) or len(matches) > MAX_TABLE_MATCHES:
-        raise RulesError(
-            gettext_noop("a table holds at most %(most)s matches"), most=MAX_TABLE_MATCHES
-        )
-    if not isinstance(payments, list) or len(payments) > MAX_TABLE_MATCHES:
-        raise RulesError(
-            gettext_noop("a table holds at most %(most)s payments"), most=MAX_TABLE_MATCHES
-        )
+        raise RulesError(TABLE_FULL, most=MAX_TABLE_MATCHES)
+    if not isinstance(payments, list) or len(payments) > MAX_PAYMENTS:
+        raise RulesError(PAYMENTS_FULL, most=MAX_PAYMENTS)
     with transaction.atomic():
         table = Table.objects.create(name=name.strip(), people=people)
         for number, document in enumerate(matches, 1):

@@ -8,10 +8,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import ledger, rules
+from games import ledger, models, rules
 from games.models import Match, Payment, Refused, Table, Unknown
 from games.records import WITH_ROUNDS, replayed, store
 from tests.html import visible
@@ -409,3 +410,40 @@ def test_the_csv_export_has_a_row_per_match_and_payment_and_the_balances(client,
     balances = exported(client, table)["balances"]
     beans = next(row for row in rows if row[1] == "Balance" and row[2] == "beans")
     assert [Decimal(v) for v in beans[3:]] == [Decimal(str(balances["beans"][n])) for n in PEOPLE]
+
+
+def test_home_lists_the_tables_this_phone_opened(client, table):
+    assert "Thursday Gongzhu" not in visible(page(client, reverse("home")))
+    page(client, reverse("table", args=[table.public_id]))
+    home = page(client, reverse("home"))
+    assert f'href="/t/{table.public_id}/"' in home and "Thursday Gongzhu" in visible(home)
+    watcher = Client()
+    page(watcher, reverse("table_watch", args=[table.watch_id]))
+    home = page(watcher, reverse("home"))
+    assert f'href="/tw/{table.watch_id}/"' in home and table.public_id not in home
+
+
+def test_a_match_in_play_is_shown_first_by_its_watch_link_to_watchers(client, table):
+    match = table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    shown = page(client, reverse("table_watch", args=[table.watch_id]))
+    in_play = shown.split('class="table-in-play"')[1].split("</section>")[0]
+    assert f'href="/w/{match.watch_id}/"' in in_play and match.public_id not in shown
+    scoring = page(client, reverse("table", args=[table.public_id]))
+    assert f'href="/m/{match.public_id}/"' in scoring.split('class="table-in-play"')[1]
+
+
+def test_a_full_table_refuses_more_matches_and_payments_in_words(monkeypatch):
+    monkeypatch.setattr(models, "MAX_TABLE_MATCHES", 1)
+    monkeypatch.setattr(models, "MAX_PAYMENTS", 1)
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
+    table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    with pytest.raises(Refused) as refused:
+        table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    assert str(refused.value.error) == "a table keeps at most 1 matches: make a new table"
+    with pytest.raises(Refused):
+        table.take_match(store(example("sanming-16-card")))
+    table.pay("Ann", "Bo", 1, "money")
+    with pytest.raises(Refused) as refused:
+        table.pay("Ann", "Bo", 1, "money")
+    assert "at most 1 payments" in str(refused.value.error)
+    assert table.matches.count() == 1 and table.payments.count() == 1
