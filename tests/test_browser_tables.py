@@ -79,3 +79,28 @@ def test_a_table_made_from_home_starts_a_match_asking_about_a_stranger(phone):
     expect(page).to_have_url(re.compile(r"/m/[\w-]+/$"))
     assert Table.objects.get().people == ["Ann", "Bo", "Chen", "Dee"]
     assert Match.objects.get().table == Table.objects.get()
+
+
+def test_a_table_opened_once_shows_offline_as_of_that_visit(phone, table):
+    page = phone
+    page.goto(f"/m/{table.matches.first().public_id}/")  # a match page installs the worker
+    worker_controls(page)
+    page.goto(f"/t/{table.public_id}/")
+    note = page.locator("[data-table-kept]")
+    expect(note).to_be_hidden()
+    page.context.set_offline(True)
+    page.reload()
+    expect(note).to_have_text(re.compile(r"^Offline: the table as of .*\d\d.*need the network\.$"))
+    expect(page.locator(".table-balance").first).to_contain_text("Chen pays Ann")
+    screenshot(page, "table-offline")
+
+
+def worker_controls(page):
+    """Wait until the service worker (registered by a match page) controls the page."""
+    for _ in range(600):
+        if page.evaluate(
+            "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+        ):
+            return
+        page.wait_for_timeout(100)
+    pytest.fail("the service worker never took the page")

@@ -14,6 +14,8 @@
      started with no network); the phone draws the match into it if it keeps it (offline.js);
    - the Python runtime and the engine's bundles: their names change with their content, so a
      kept copy is used as it is, fetched once;
+   - each regulars' table page opened (/t/, /tw/): network first, the copy otherwise, marked as
+     a copy (static/table.js says "as of" when);
    - never a POST, a live check or the match state (offline.json): those need the server. */
 "use strict";
 const CONFIG = /*CONFIG*/{};
@@ -23,6 +25,7 @@ const RUNTIME = "runtime";
 const PAGE_WAIT_MS = 5000;
 const MATCH_PAGE = /^\/[mw]\/[^/]+\/$/;
 const SCORE_PAGE = /^\/m\/[^/]+\/$/;
+const TABLE_PAGE = /^\/tw?\/[^/]+\/$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(Promise.all([
@@ -136,6 +139,8 @@ self.addEventListener("fetch", (event) => {
     if (redraw) event.respondWith(networkFirst(request, PAGES, 0, null));
     else if (SCORE_PAGE.test(path)) event.respondWith(scorePage(request));
     else event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, marked));
+  } else if (TABLE_PAGE.test(path)) {
+    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, marked));
   } else if (CONFIG.pages.includes(path)) {
     event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, asItIs));
   }
