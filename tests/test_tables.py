@@ -447,3 +447,40 @@ def test_a_full_table_refuses_more_matches_and_payments_in_words(monkeypatch):
         table.pay("Ann", "Bo", 1, "money")
     assert "at most 1 payments" in str(refused.value.error)
     assert table.matches.count() == 1 and table.payments.count() == 1
+
+
+@pytest.mark.parametrize(
+    "url, form",
+    [
+        ("table_pay", {"payer": "Ann", "payee": "Bo", "amount": "abc", "unit": "money"}),
+        ("table_pay", {"payer": "Ann", "payee": "Bo", "amount": "-5", "unit": "money"}),
+        ("table_pay", {"payer": "Ann", "payee": "Bo", "amount": "NaN", "unit": "money"}),
+        ("table_pay", {"payer": "Ann", "payee": "Bo", "amount": "1e400", "unit": "money"}),
+        ("table_pay", {"payer": "Ann", "payee": "Bo", "amount": "2000000", "unit": "money"}),
+        ("table_pay", {"payer": "Zed", "payee": "Bo", "amount": "5", "unit": "money"}),
+        ("table_pay", {"payer": "Ann", "payee": "Bo", "amount": "5", "unit": "gold"}),
+        ("table_take", {"link": "x" * 301}),
+        ("table_take", {}),
+    ],
+)
+def test_what_is_typed_wrong_is_said_next_to_it_and_nothing_is_stored(client, url, form):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo"])
+    response = client.post(reverse(url, args=[table.public_id]), form)
+    assert response.status_code == 422
+    assert 'class="error"' in response.content.decode()
+    assert not Payment.objects.exists() and not table.matches.exists()
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"name": "x" * 61, "people": "Ann\nBo"},
+        {"name": "", "people": "Ann\nBo"},
+        {"name": "Thursday", "people": "\n".join(f"P{k}" for k in range(25))},
+        {"name": "Thursday", "people": "x" * 2000},
+    ],
+)
+def test_a_table_that_cannot_be_made_says_why_next_to_what_was_typed(client, form):
+    response = client.post(reverse("new_table"), form)
+    assert response.status_code == 422 and 'class="error"' in response.content.decode()
+    assert not Table.objects.exists()
