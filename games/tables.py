@@ -10,6 +10,7 @@ import csv
 import json
 import re
 from datetime import date, datetime
+from decimal import Decimal
 from types import SimpleNamespace
 
 from django import forms
@@ -27,7 +28,7 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import ledger, memo, records, rules
+from games import ledger, memo, records, rules, views
 from games.chart import chart
 from games.drawn import DrawnPage
 from games.forms import NewMatchForm, NumberField
@@ -48,7 +49,6 @@ from games.rules.base import CENT, ROUND_MESSAGE, Phrase, RulesError, decimal
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
 
-CSRF_SLOT = "csrf-slot-7Yq2"
 TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scoring, watching page
 UNITS = {ledger.BEANS: gettext_noop("beans"), ledger.MONEY: gettext_noop("money")}
 # What read_players checks a table's people against: names as the engine takes players' names.
@@ -170,12 +170,12 @@ def drawn_table(request, link, token, state):
 
     def draw():
         table = Table.objects.get(**{link: token})
-        context = {**table_context(table, link == "public_id"), "csrf_token": CSRF_SLOT}
+        context = {**table_context(table, link == "public_id"), "csrf_token": views.CSRF_SLOT}
         html = render_to_string("games/table.html", context, request)
-        return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH})
+        return DrawnPage(html, {views.CSRF_SLOT: CSRF_TOKEN_LENGTH})
 
     page = memo.drawn(("table", link, token, state, get_language()), draw)
-    return page.response(request, {CSRF_SLOT: get_token(request)})
+    return page.response(request, {views.CSRF_SLOT: get_token(request)})
 
 
 def render_table(request, table, **shown):
@@ -238,7 +238,7 @@ def shown_units(money):
     return [
         {
             "unit": unit,
-            "name": UNITS.get(unit, unit),
+            "name": UNITS[unit],
             "rows": sorted(balance.items(), key=lambda row: -row[1]),
             "transfers": money["settlement"][unit],
             "places": 2 if any(amount % 1 for amount in balance.values()) else 0,
@@ -253,7 +253,7 @@ def shown_statistics(people, played, days):
     for row in rows:
         row["game"] = rules.GAMES[row["game"]]
     extremes = [
-        {"unit": UNITS.get(unit, unit), "places": places_of(by_name), "people": by_name}
+        {"unit": UNITS[unit], "places": places_of(by_name), "people": by_name}
         for unit, by_name in ledger.best_and_worst(people, days).items()
     ]
     return {"rows": rows, "evenings": extremes}
@@ -271,12 +271,13 @@ def shown_charts(people, days, payments):
     for unit, (dates, lines) in ledger.running(people, days, payments).items():
         if len(dates) < 2:
             continue
+        whole = {name: [0, *map(round, line)] for name, line in lines.items()}
         steps = [
-            {"points": [round(lines[name][k] - (lines[name][k - 1] if k else 0)) for name in lines]}
+            {"points": [whole[name][k + 1] - whole[name][k] for name in lines]}
             for k in range(len(dates))
         ]
         drawing = chart({"players": list(lines), "rounds": steps})
-        charts.append({"unit": UNITS.get(unit, unit), "drawing": drawing, "dates": dates})
+        charts.append({"unit": UNITS[unit], "drawing": drawing, "dates": dates})
     return charts
 
 
@@ -386,10 +387,10 @@ def payment_deleted(request, public_id, pk, deleting):
 # ---- export and import
 
 
-def table_document(table):
-    """The table's JSON document: its people, its matches as each exports, its payments, and
-    what the ledger computes of them (balances, settlement), which an import recomputes."""
-    played = played_matches(table)
+def table_document(table, played):
+    """The table's JSON document: its people, its matches (played) as each exports, its
+    payments, and what the ledger computes of them (balances, settlement), which an import
+    recomputes."""
     payments = [p.document() for p in table.payments.filter(deleted=None)]
     matches = [{**m["match"].document(), "date": m["date"].isoformat()} for m in played]
     return {
@@ -405,7 +406,7 @@ def table_document(table):
 def table_export_json(request, public_id):
     """The table as its JSON document."""
     table = get_table(public_id)
-    text = json.dumps(table_document(table), ensure_ascii=False, indent=2)
+    text = json.dumps(table_document(table, played_matches(table)), ensure_ascii=False, indent=2)
     return records.download(text, f"{file_name(table)}.table.json", "application/json")
 
 
@@ -419,12 +420,13 @@ def table_export_csv(request, public_id):
     """One row per match (its date, game and each person's settlement), per payment, then each
     unit's balances (a BOM for spreadsheets)."""
     table = get_table(public_id)
-    document = table_document(table)
+    played = played_matches(table)
+    document = table_document(table, played)
     people = table.people
     response = records.download("\ufeff", f"{file_name(table)}.csv", "text/csv; charset=utf-8")
     writer = csv.writer(response)
     writer.writerow([_("Date"), _("Game"), _("In"), *map(records.as_text, people)])
-    for match in played_matches(table):
+    for match in played:
         amounts = ledger.settled(match["result"]) or {}
         unit = ledger.unit_of(match["result"]) if amounts else ""
         by_person = {table.person(name): amount for name, amount in amounts.items()}
@@ -462,8 +464,8 @@ def store_table(document):
         raise RulesError(PAYMENTS_FULL, most=MAX_PAYMENTS)
     with transaction.atomic():
         table = Table.objects.create(name=name.strip(), people=people)
-        for number, document in enumerate(matches, 1):
-            store_match(table, document, number)
+        for number, match in enumerate(matches, 1):
+            store_match(table, match, number)
         for payment in payments:
             stored_payment(table, payment)
     return table
@@ -507,16 +509,11 @@ def stored_payment(table, payment):
     if not isinstance(payment, dict):
         raise RulesError(gettext_noop("a payment must be a JSON object"))
     amount, unit = payment.get("amount"), payment.get("unit")
-    number = isinstance(amount, (int, float)) and not isinstance(amount, bool)
-    if not number or not 0 < amount <= 1_000_000 or unit not in UNITS:
+    if isinstance(amount, (int, float)) and not isinstance(amount, bool):
+        amount = decimal(amount).quantize(CENT)  # to the cent, as "Paid" takes it
+    if not isinstance(amount, Decimal) or not 0 < amount <= 1_000_000 or unit not in UNITS:
         raise RulesError(gettext_noop("a payment is an amount above 0 in beans or money"))
-    payer, payee = (table.person(str(payment.get(k, ""))) for k in ("from", "to"))
-    if payer is None or payee is None or payer == payee:
-        raise RulesError(gettext_noop("a payment is between two of the table's people"))
-    Payment.objects.create(
-        table=table,
-        payer=payer,
-        payee=payee,
-        amount=decimal(amount).quantize(CENT),
-        unit=unit,
-    )
+    try:
+        table.pay(str(payment.get("from")), str(payment.get("to")), amount, unit)
+    except Refused as refused:
+        raise refused.error from None

@@ -378,7 +378,9 @@ def test_the_json_export_imports_back_through_the_import_page(client, table):
     "change, said",
     [
         ({"people": ["Ann", "Bo", "Chen"]}, "match 1: Dee is not one of the table's people"),
-        ({"payments": [{"from": "Ann", "to": "Zed", "amount": 5, "unit": "money"}]}, "two of"),
+        ({"payments": [{"from": "Ann", "to": "Zed", "amount": 5, "unit": "money"}]}, "Zed is"),
+        ({"payments": [{"from": "Ann", "to": "ann", "amount": 5, "unit": "money"}]}, "two"),
+        ({"payments": [{"from": "Ann", "to": "Bo", "amount": 0.001, "unit": "money"}]}, "above"),
         ({"payments": [{"from": "Ann", "to": "Bo", "amount": 5, "unit": "gold"}]}, "above 0"),
         ({"table": ""}, "a table's name"),
     ],
