@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from games.models import Match, Table
 from games.records import store
-from tests.conftest import ARTIFACTS, screenshot
+from tests.conftest import ARTIFACTS, PHONE, screenshot
 from tests.test_tables import EVENINGS, PEOPLE, example, on
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -104,3 +104,41 @@ def worker_controls(page):
             return
         page.wait_for_timeout(100)
     pytest.fail("the service worker never took the page")
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_table_screen_breaks_a_wcag_22_aa_rule(browser, live_server, table, language, scheme):
+    table.start_match("sanming", ["Ann", "Bo", "Chen"], {})  # a match in play
+    context = browser.new_context(
+        base_url=live_server.url,
+        color_scheme=scheme,
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+        **PHONE,
+    )
+    page = context.new_page()
+    found = {}
+    screens = [f"/t/{table.public_id}/", f"/tw/{table.watch_id}/", "/tables/new/"]
+    for path in [*screens, f"/t/{table.public_id}/new/gongzhu/"]:
+        page.goto(path)
+        found[path] = violations(page)
+    page.locator("input[name=player_3]").fill("Eve")  # a name nobody at the table has
+    page.locator("#new-match button[type=submit]").click()
+    expect(page.locator(".table-question")).to_be_visible()
+    found["the question"] = violations(page)
+    context.close()
+    assert found == {path: [] for path in found}
+
+
+def violations(page):
+    """axe-core's WCAG 2.2 AA violations on the page, each with its first nodes."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.test_accessibility import TAGS
+
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}})
+    return [
+        f"{v['id']}: {[node['target'] for node in v['nodes']][:3]}"
+        for v in results.response["violations"]
+    ]
