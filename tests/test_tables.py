@@ -486,3 +486,12 @@ def test_a_table_that_cannot_be_made_says_why_next_to_what_was_typed(client, for
     response = client.post(reverse("new_table"), form)
     assert response.status_code == 422 and 'class="error"' in response.content.decode()
     assert not Table.objects.exists()
+
+
+def test_the_tables_page_is_drawn_once_per_state(client, table, django_assert_num_queries):
+    url = reverse("table", args=[table.public_id])
+    page(client, url)
+    with django_assert_num_queries(1):  # the table's state; the page is the one drawn for it
+        page(client, url)
+    with django_assert_num_queries(5):  # the state, then the table, matches, rounds, payments
+        page(client, reverse("table_watch", args=[table.watch_id]))
