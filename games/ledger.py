@@ -52,7 +52,8 @@ class People:
 
 
 def balances(people, played, payments):
-    """{unit: {person: balance}} for every unit something was settled or paid in."""
+    """{unit: {person: balance}} for every unit something was settled or paid in, of each
+    person who played for it or paid in it (in the order of the table's people)."""
     people = People(people)
     units = {}
     for match in played:
@@ -66,7 +67,7 @@ def balances(people, played, payments):
         add(ledger, people.of(payment["from"]), amount)
         add(ledger, people.of(payment["to"]), -amount)
     return {
-        unit: {name: ledger.get(name, Decimal(0)) for name in people.names}
+        unit: {name: ledger[name] for name in people.names if name in ledger}
         for unit, ledger in sorted(units.items())
     }
 

@@ -441,7 +441,7 @@ def table_export_csv(request, public_id):
             [timezone.localdate(payment.created), _("Paid"), _(UNITS[payment.unit]), *cells]
         )
     for unit, balance in document["balances"].items():
-        writer.writerow(["", _("Balance"), _(UNITS[unit]), *[balance.get(n, 0) for n in people]])
+        writer.writerow(["", _("Balance"), _(UNITS[unit]), *[balance.get(n, "") for n in people]])
     return response
 
 
