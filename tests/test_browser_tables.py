@@ -142,3 +142,18 @@ def violations(page):
         f"{v['id']}: {[node['target'] for node in v['nodes']][:3]}"
         for v in results.response["violations"]
     ]
+
+
+def test_paid_next_to_a_transfer_records_it_and_the_balances_move(phone, table):
+    page = phone
+    page.goto(f"/t/{table.public_id}/")
+    beans = page.locator(".table-balance").first
+    transfers = beans.locator(".transfers li")
+    expect(transfers).to_have_count(2)
+    first = transfers.first.locator("span").inner_text()
+    transfers.first.get_by_role("button", name="Paid").click()
+    expect(transfers).to_have_count(1)
+    assert first not in transfers.first.inner_text()
+    payment = table.payments.order_by("pk").last()
+    assert (payment.payer, payment.payee, payment.unit) == ("Chen", "Ann", "beans")
+    expect(page.locator(".table-payments")).to_contain_text(f"Chen paid Ann {payment.amount}")
