@@ -93,6 +93,7 @@ class PaymentForm(forms.Form):
         super().__init__(*args, **kwargs)
         people = [(name, name) for name in table.people]
         self.fields["payer"].choices = self.fields["payee"].choices = people
+        self.fields["payee"].initial = table.people[1]  # not the payer's own name at first
         self.fields["unit"].choices = [(unit, _(label)) for unit, label in UNITS.items()]
 
 
