@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 WORKERS ?= 3
 
-.PHONY: run test ci check-migrations install messages test-tools lint mutation offline-runtime
+.PHONY: run https test ci check-migrations install messages test-tools lint mutation offline-runtime
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -30,6 +30,12 @@ run: $(VENV)/.installed messages offline-runtime
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) -m scorekeeper.address $(PORT)
 	PORT=$(PORT) WORKERS=$(WORKERS) $(VENV)/bin/gunicorn -c scorekeeper/gunicorn_conf.py
+
+# make run behind Caddy over HTTPS (full offline: phones reopen matches with no network):
+# DOMAIN=scores.example.org for Let's Encrypt, else Caddy's own authority for the LAN
+# (scripts/https: HTTPS_PORT, default 8443; HTTP_PORT, default 8080, serves its root certificate).
+https: $(VENV)/.installed messages offline-runtime
+	PORT=$(PORT) WORKERS=$(WORKERS) scripts/https $(VENV)
 
 # Offline scoring's Python runtime (Pyodide from the npm registry, pinned and checksummed) into
 # static/offline/pyodide/; without npm one line says offline scoring is off.

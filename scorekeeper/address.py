@@ -1,4 +1,6 @@
-"""Print the address phones at the table should open, with a QR code for the camera."""
+"""Print the address phones at the table should open, with a QR code for the camera.
+
+`python -m scorekeeper.address [PORT]` (make run) or `... URL...` (scripts/https)."""
 
 import socket
 import subprocess
@@ -27,7 +29,11 @@ def lan_addresses():
 
 def main(port):
     addresses = lan_addresses()
-    urls = [f"http://{address}:{port}/" for address in addresses] or [f"http://127.0.0.1:{port}/"]
+    show([f"http://{address}:{port}/" for address in addresses] or [f"http://127.0.0.1:{port}/"])
+
+
+def show(urls):
+    """Print the addresses to open, with a QR code for the first."""
     print("\nScorekeeper is starting. Open this on the phones at the table:\n")
     for url in urls:
         print(f"    {url}")
@@ -37,4 +43,8 @@ def main(port):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "8000")
+    # A port (make run), or the addresses themselves (scripts/https).
+    if "://" in "".join(sys.argv[1:]):
+        show(sys.argv[1:])
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else "8000")
