@@ -47,33 +47,38 @@ class People:
             self.names.append(name)
         return found
 
-    def zeros(self):
-        return {name: Decimal(0) for name in self.names}
+
+def moves(people, played, payments):
+    """(date, unit, person, amount) of each amount a match's settlement gave a person, and of
+    each payment: it moves the payer's balance up (they owe that much less) and the payee's
+    down. people: a People."""
+    for match in played:
+        for name, amount in (settled(match["result"]) or {}).items():
+            yield match["date"], unit_of(match["result"]), people.of(name), amount
+    for payment in payments:
+        amount, unit, date = decimal(payment["amount"]), payment["unit"], payment.get("date")
+        yield date, unit, people.of(payment["from"]), amount
+        yield date, unit, people.of(payment["to"]), -amount
+
+
+def summed(moved, key):
+    """{key(date, unit): {person: sum of their amounts}} of the moves."""
+    sums = {}
+    for date, unit, name, amount in moved:
+        by_name = sums.setdefault(key(date, unit), {})
+        by_name[name] = by_name.get(name, Decimal(0)) + amount
+    return sums
 
 
 def balances(people, played, payments):
     """{unit: {person: balance}} for every unit something was settled or paid in, of each
     person who played for it or paid in it (in the order of the table's people)."""
     people = People(people)
-    units = {}
-    for match in played:
-        amounts = settled(match["result"])
-        for name, amount in (amounts or {}).items():
-            units.setdefault(unit_of(match["result"]), {})
-            add(units[unit_of(match["result"])], people.of(name), amount)
-    for payment in payments:
-        ledger = units.setdefault(payment["unit"], {})
-        amount = decimal(payment["amount"])
-        add(ledger, people.of(payment["from"]), amount)
-        add(ledger, people.of(payment["to"]), -amount)
+    units = summed(moves(people, played, payments), lambda _date, unit: unit)
     return {
-        unit: {name: ledger[name] for name in people.names if name in ledger}
-        for unit, ledger in sorted(units.items())
+        unit: {name: by_name[name] for name in people.names if name in by_name}
+        for unit, by_name in sorted(units.items())
     }
-
-
-def add(ledger, name, amount):
-    ledger[name] = ledger.get(name, Decimal(0)) + amount
 
 
 def settlement(balance):
@@ -97,19 +102,19 @@ def evenings(people, played):
     """The evenings in play order: the matches of one calendar date, with their games, winners
     and what each person's settlements gave them in each unit ({unit: {person: amount}})."""
     people = People(people)
-    days = {}
-    for match in played:
-        result = match["result"]
-        day = days.setdefault(match["date"], {"date": match["date"], "matches": [], "units": {}})
-        day["matches"].append(match)
-        for name, amount in (settled(result) or {}).items():
-            add(day["units"].setdefault(unit_of(result), {}), people.of(name), amount)
+    amounts = summed(moves(people, played, []), lambda date, unit: (date, unit))
     shown = []
-    for day in sorted(days.values(), key=lambda d: d["date"]):
-        results = [m["result"] for m in day["matches"]]
-        games = list(dict.fromkeys(r["game"] for r in results))
-        winners = list(dict.fromkeys(people.of(w) for r in results for w in r["winners"]))
-        shown.append({**day, "games": games, "winners": winners})
+    for date in sorted({match["date"] for match in played}):
+        results = [match["result"] for match in played if match["date"] == date]
+        shown.append(
+            {
+                "date": date,
+                "matches": len(results),
+                "games": list(dict.fromkeys(r["game"] for r in results)),
+                "winners": list(dict.fromkeys(people.of(w) for r in results for w in r["winners"])),
+                "units": {unit: by_name for (day, unit), by_name in amounts.items() if day == date},
+            }
+        )
     return shown
 
 
@@ -159,28 +164,20 @@ def best_and_worst(people, days):
     return found
 
 
-def running(people, days, payments):
+def running(people, played, payments):
     """{unit: (dates, {person: [balance after each date]})}: the balances across the evenings
     and the days of payments, each payment counted on the day it was recorded (only the people
     something moved for in that unit)."""
     people = People(people)
-    dates = sorted({d["date"] for d in days} | {p["date"] for p in payments})
-    moves = {}
-    for day in days:
-        for unit, amounts in day["units"].items():
-            for name, amount in amounts.items():
-                add(moves.setdefault((unit, day["date"]), {}), people.of(name), amount)
-    for payment in payments:
-        move = moves.setdefault((payment["unit"], payment["date"]), {})
-        add(move, people.of(payment["from"]), decimal(payment["amount"]))
-        add(move, people.of(payment["to"]), -decimal(payment["amount"]))
+    by_day = summed(moves(people, played, payments), lambda date, unit: (unit, date))
+    dates = sorted({date for _unit, date in by_day})
     shown = {}
-    for unit in sorted({unit for unit, _date in moves}):
-        moved = {name for (u, _date), move in moves.items() if u == unit for name in move}
-        balance = people.zeros()
+    for unit in sorted({unit for unit, _date in by_day}):
+        moved = {name for (u, _date), by_name in by_day.items() if u == unit for name in by_name}
+        balance = dict.fromkeys(moved, Decimal(0))
         lines = {name: [] for name in people.names if name in moved}
         for date in dates:
-            for name, amount in moves.get((unit, date), {}).items():
+            for name, amount in by_day.get((unit, date), {}).items():
                 balance[name] += amount
             for name in lines:
                 lines[name].append(balance[name])

@@ -208,7 +208,7 @@ def table_context(table, can_score, pay_form=None, take_form=None):
             {**day, "games": [rules.GAMES[slug] for slug in day["games"]]} for day in reversed(days)
         ],
         "statistics": shown_statistics(table.people, played, days),
-        "charts": shown_charts(table.people, days, live),
+        "charts": shown_charts(table.people, played, live),
         "games": rules.GAMES.values(),
         "pay_form": pay_form or PaymentForm(table),
         "take_form": take_form or TakeForm(),
@@ -266,10 +266,10 @@ def places_of(by_name):
     return 2 if any(amount % 1 for amount in amounts) else 0
 
 
-def shown_charts(people, days, payments):
+def shown_charts(people, played, payments):
     """Per unit, the chart of each person's running balance after each evening (whole units)."""
     charts = []
-    for unit, (dates, lines) in ledger.running(people, days, payments).items():
+    for unit, (dates, lines) in ledger.running(people, played, payments).items():
         if len(dates) < 2:
             continue
         whole = {name: [0, *map(round, line)] for name, line in lines.items()}
