@@ -33,7 +33,8 @@ run: $(VENV)/.installed messages offline-runtime
 
 # make run behind Caddy over HTTPS (full offline: phones reopen matches with no network):
 # DOMAIN=scores.example.org for Let's Encrypt, else Caddy's own authority for the LAN
-# (scripts/https: HTTPS_PORT, default 8443; HTTP_PORT, default 8080, serves its root certificate).
+# (scripts/https: HTTPS_PORT, default 8443; HTTP_PORT, default 8080, serves its root certificate;
+# with DOMAIN, 443 and 80, which need root).
 https: $(VENV)/.installed messages offline-runtime
 	PORT=$(PORT) WORKERS=$(WORKERS) scripts/https $(VENV)
 
