@@ -444,9 +444,12 @@ class Table(models.Model):
             Match.objects.filter(pk=match.pk).update(table=now)
             match.table = now
 
-    def pay(self, payer, payee, amount, unit):
-        """Record that payer paid payee amount (in unit): both must be the table's people."""
+    def pay(self, payer, payee, amount, unit, key=""):
+        """Record that payer paid payee amount (in unit): both must be the table's people. A
+        key already stored (the same form sent again: a double tap, a retry) records nothing."""
         with self.changing() as now:
+            if key and now.payments.filter(entry_key=key).exists():
+                return now.payments.get(entry_key=key)
             for name in (payer, payee):
                 if now.person(name) is None:
                     raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
@@ -460,6 +463,7 @@ class Table(models.Model):
                 payee=now.person(payee),
                 amount=amount,
                 unit=unit,
+                entry_key=key,
             )
 
     def set_payment_deleted(self, pk, deleting):
@@ -481,11 +485,20 @@ class Payment(models.Model):
     payee = models.CharField(max_length=40)
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     unit = models.CharField(max_length=8, choices=UNITS)
+    # The random key of the form that recorded it: the same form sent twice records it once.
+    entry_key = models.CharField(max_length=40, blank=True)
     deleted = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "entry_key"],
+                condition=~Q(entry_key=""),
+                name="one_payment_per_entry_key",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.payer} → {self.payee}: {self.amount} {self.unit}"

@@ -88,6 +88,7 @@ class PaymentForm(forms.Form):
         label=gettext_noop("How much"), min_value=0.01, max_value=1_000_000, decimal_places=2
     )
     unit = forms.ChoiceField(label=gettext_noop("In"))
+    entry_key = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
 
     def __init__(self, table, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -171,12 +172,15 @@ def drawn_table(request, link, token, state):
 
     def draw():
         table = Table.objects.get(**{link: token})
-        context = {**table_context(table, link == "public_id"), "csrf_token": views.CSRF_SLOT}
+        context = table_context(table, link == "public_id", entry_key=views.KEY_SLOT)
+        context["csrf_token"] = views.CSRF_SLOT
         html = render_to_string("games/table.html", context, request)
-        return DrawnPage(html, {views.CSRF_SLOT: CSRF_TOKEN_LENGTH})
+        slots = {views.CSRF_SLOT: CSRF_TOKEN_LENGTH, views.KEY_SLOT: len(views.new_entry_key())}
+        return DrawnPage(html, slots)
 
     page = memo.drawn(("table", link, token, state, get_language()), draw)
-    return page.response(request, {views.CSRF_SLOT: get_token(request)})
+    filled = {views.CSRF_SLOT: get_token(request), views.KEY_SLOT: views.new_entry_key()}
+    return page.response(request, filled)
 
 
 def render_table(request, table, **shown):
@@ -185,8 +189,9 @@ def render_table(request, table, **shown):
     return render(request, "games/table.html", context, status=422)
 
 
-def table_context(table, can_score, pay_form=None, take_form=None):
-    """Everything the table's page draws, computed from its matches and payments."""
+def table_context(table, can_score, pay_form=None, take_form=None, entry_key=None):
+    """Everything the table's page draws, computed from its matches and payments; entry_key:
+    what its payment forms' keys begin with (each form adds its own ending)."""
     played = played_matches(table)
     payments = list(table.payments.all())
     live = [payment_of(p) for p in payments if p.deleted is None]
@@ -213,6 +218,7 @@ def table_context(table, can_score, pay_form=None, take_form=None):
         "pay_form": pay_form or PaymentForm(table),
         "take_form": take_form or TakeForm(),
         "watch_url": reverse("table_watch", args=[table.watch_id]),
+        "entry_key": entry_key or views.new_entry_key(),
     }
 
 
@@ -354,7 +360,7 @@ def table_pay(request, public_id):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            table.pay(data["payer"], data["payee"], data["amount"], data["unit"])
+            table.pay(data["payer"], data["payee"], data["amount"], data["unit"], data["entry_key"])
         except Refused as refused:
             form.add_error(None, said(refused.error))
         else:

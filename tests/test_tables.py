@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -495,3 +496,17 @@ def test_the_tables_page_is_drawn_once_per_state(client, table, django_assert_nu
         page(client, url)
     with django_assert_num_queries(5):  # the state, then the table, matches, rounds, payments
         page(client, reverse("table_watch", args=[table.watch_id]))
+
+
+def test_a_payment_form_sent_twice_records_the_payment_once(client, table):
+    shown = page(client, reverse("table", args=[table.public_id]))
+    keys = re.findall(r'name="entry_key" value="([^"]+)"', shown)
+    assert len(keys) == len(set(keys)) == 1 + 2 + 3  # "Paid", and one a transfer
+    form = {"payer": "Chen", "payee": "Ann", "amount": "971", "unit": "beans", "entry_key": keys[1]}
+    for _tap in range(2):  # a double tap, or a retry after a lost answer
+        client.post(reverse("table_pay", args=[table.public_id]), form)
+    other = {**form, "payee": "Bo", "amount": "750", "entry_key": keys[2]}
+    client.post(reverse("table_pay", args=[table.public_id]), other)
+    assert [(p.payee, p.amount) for p in table.payments.all()] == [("Ann", 971), ("Bo", 750)]
+    again = page(client, reverse("table", args=[table.public_id]))
+    assert not set(keys) & set(re.findall(r'name="entry_key" value="([^"]+)"', again))
