@@ -448,8 +448,9 @@ class Table(models.Model):
         """Record that payer paid payee amount (in unit): both must be the table's people. A
         key already stored (the same form sent again: a double tap, a retry) records nothing."""
         with self.changing() as now:
-            if key and now.payments.filter(entry_key=key).exists():
-                return now.payments.get(entry_key=key)
+            recorded = now.payments.filter(entry_key=key).first() if key else None
+            if recorded is not None:
+                return recorded
             for name in (payer, payee):
                 if now.person(name) is None:
                     raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
