@@ -133,3 +133,14 @@ def test_a_phone_or_an_upright_screen_keeps_the_phones_watch_page(
     expect(page.get_by_role("link", name="Scorekeeper")).to_be_visible()
     assert font_px(page.locator(".standings .total").first) < 30
     page.context.close()
+
+
+def test_before_the_first_round_the_tv_says_no_rounds_yet(browser, live_server):
+    match = Match.objects.create(game="sheet", players=PLAYERS, options={})
+    page = tv(browser, live_server)
+    page.goto(f"/w/{match.watch_id}/")
+    expect(page.locator(".standings .total")).to_have_text(["0"] * len(PLAYERS))
+    expect(page.get_by_text("No rounds yet.")).to_be_visible()
+    expect(page.locator(".scoreboard thead")).to_be_hidden()  # the standings name everyone
+    assert page.evaluate(TAPPABLE) == []
+    page.context.close()
