@@ -144,3 +144,28 @@ def test_before_the_first_round_the_tv_says_no_rounds_yet(browser, live_server):
     expect(page.locator(".scoreboard thead")).to_be_hidden()  # the standings name everyone
     assert page.evaluate(TAPPABLE) == []
     page.context.close()
+
+
+def test_an_ended_match_on_the_tv_shows_the_winner_and_who_pays_whom_on_one_screen(
+    browser, live_server
+):
+    match = Match.objects.create(
+        game="sheet", players=PLAYERS, options={"zero_sum": True, "stake": 1, "hands": 2}
+    )
+    for points in ([9, -3, 4, -2, 1, -5, 2, -6], [-4, 8, -1, 3, -7, 2, 5, -6]):
+        match.add_round({"points": points})
+    page = tv(browser, live_server)
+    page.goto(f"/w/{match.watch_id}/")
+    expect(page.locator(".banner.done")).to_contain_text("Grete won")  # 7, then Ann 5, Bo 5
+    expect(page.locator(".settlement .transfers")).to_contain_text("Hiroshi pays")
+    expect(page.locator(".chart svg")).to_be_visible()
+    totals = page.locator(".standings .total")
+    for row in range(len(PLAYERS)):
+        assert on_screen(page, totals.nth(row)), f"total {row + 1} is off the screen"
+        assert font_px(totals.nth(row)) >= 0.03 * 1920
+    for shown in (".banner.done", ".settlement", ".chart svg"):
+        assert on_screen(page, page.locator(shown)), f"{shown} is off the screen"
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1080
+    assert page.evaluate(TAPPABLE) == []
+    screenshot(page, "tv-board-ended")
+    page.context.close()
