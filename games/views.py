@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from games import memo, records, rules, screen
+from games import cards, memo, records, rules, screen
 from games.changes import changes
 from games.drawn import DrawnPage
 from games.forms import NewMatchForm, RoundForm
@@ -211,6 +211,7 @@ def scoreboard(match, can_score=True, show_all=False, **form):
     # Only a rematch, or a finished match (which may have one), can belong to a series.
     in_series = match.rematch_of_id is not None or drawn["result"]["finished"]
     context["series"] = records.series(match) if in_series else None
+    context.update(cards.cards_of(match, drawn, context["series"]))
     return context
 
 
@@ -477,7 +478,7 @@ def share(request, public_id):
         ),
     ]
     codes = [
-        (title, note, url, segno.make(url, error="m").svg_inline(scale=5, border=2))
+        (title, note, url, segno.make(url, error="m").svg_inline(border=2, omitsize=True))
         for title, note, url in links
     ]
     context = {"match": match, "game": match.rules, "codes": codes}

@@ -1,0 +1,143 @@
+"""The result card: what the picture a phone shares of a result shows, in the reader's language.
+
+A card is {"title", "date", "note", "standings": [{"place", "name", "total", "winner"}],
+"payments": [{"heading", "lines"}], "file"}, every string already in the reader's language
+(names and numbers isolated by Unicode isolates): templates/games/partials/result_card.html
+embeds it, static/result_card.js draws it on a canvas. Nothing here is stored.
+"""
+
+from django.utils import formats, timezone
+from django.utils.html import strip_tags
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import records
+from games.ledger import unit_of
+from games.templatetags.scorekeeper import (
+    LRI,
+    PDI,
+    cents,
+    isolate,
+    money,
+    money_signed,
+    named,
+    separator,
+)
+
+
+def card(title, date, standings, payments, file, note=""):
+    """A card from its parts (standings and payments as standing() and paying() make them)."""
+    return {
+        "title": title,
+        "date": date,
+        "note": note,
+        "standings": standings,
+        "payments": payments,
+        "file": file,
+    }
+
+
+def shown(number):
+    """A number as a filter of games/templatetags/scorekeeper.py shows it, as plain text kept
+    left to right in a right-to-left line (-3 stays -3 in Persian)."""
+    return f"{LRI}{strip_tags(number)}{PDI}"
+
+
+def standing(place, names, total, winner):
+    """One line of the standings: its place, its names listed, its total as shown, a winner?"""
+    listed = separator().join(isolate(name) for name in names)
+    return {"place": str(place), "name": listed, "total": total, "winner": winner}
+
+
+def paying(settlement, unit):
+    """Who pays whom of a settlement ({"transfers", "remainder", ...}), under its unit's name
+    (a unit's key, "beans" or "money", is also its word to translate: games/tables.py UNITS)."""
+    places = cents(settlement)
+
+    def amount(number):
+        return shown(money(number, places))
+
+    lines = [
+        _("%(payer)s pays %(payee)s %(amount)s")
+        % {"payer": isolate(t["from"]), "payee": isolate(t["to"]), "amount": amount(t["amount"])}
+        for t in settlement["transfers"]
+    ] or [_("Nobody pays anybody.")]
+    remainder = settlement.get("remainder") or 0
+    if remainder > 0:
+        lines.append(
+            _("Rounding leaves %(amount)s that nobody pays.") % {"amount": amount(remainder)}
+        )
+    elif remainder < 0:
+        lines.append(
+            _("Rounding leaves %(amount)s owed to nobody.") % {"amount": amount(-remainder)}
+        )
+    return {"heading": _("Who pays whom, in %(unit)s") % {"unit": _(unit)}, "lines": lines}
+
+
+def day_of(match):
+    """The day the match started, as the reader's language writes a date."""
+    return formats.date_format(timezone.localdate(match.created), "DATE_FORMAT")
+
+
+def match_card(match, game, result, standings):
+    """The card of an ended match: its standings, winners marked, and its own settlement."""
+    winners = set(result["winners"])
+    lines = [
+        standing(
+            side["place"],
+            side["names"],
+            shown(formats.localize(side["total"])),
+            bool(winners & set(side["names"])),
+        )
+        for side in standings
+    ]
+    settlement = result.get("settlement")
+    payments = [paying(settlement, unit_of(result))] if settlement else []
+    return card(
+        named(game, result["options"]),
+        day_of(match),
+        lines,
+        payments,
+        f"{records.file_name(match)}.png",
+    )
+
+
+def series_card(match, game, result, combined):
+    """The card of an evening's series: each player's combined amount, highest first (the
+    evening's winner marked), and the combined settlement."""
+    places = cents(combined)
+    ranked = sorted(zip(match.players, combined["amounts"]), key=lambda row: -row[1])
+    top = ranked[0][1]
+    lines = [
+        standing(
+            1 + sum(other > amount for _name, other in ranked),
+            [name],
+            shown(money_signed(amount, places)),
+            amount == top and amount > 0,
+        )
+        for name, amount in ranked
+    ]
+    count = combined["count"]
+    note = ngettext(
+        "Settlement of %(matches)s finished match",
+        "Settlement of %(matches)s finished matches",
+        count,
+    ) % {"matches": count}
+    payments = [paying(combined, unit_of(result))]
+    title = named(game, result["options"])
+    return card(
+        title, day_of(match), lines, payments, f"{records.file_name(match)}-series.png", note
+    )
+
+
+def cards_of(match, drawn, series):
+    """The cards a match screen offers: the ended match's, and its evening's when the match
+    is in a series settled together; None where there is none."""
+    result = drawn["result"]
+    if not result["finished"]:
+        return {"match_card": None, "series_card": None}
+    combined = series and series["combined"]
+    return {
+        "match_card": match_card(match, drawn["game"], result, drawn["standings"]),
+        "series_card": series_card(match, drawn["game"], result, combined) if combined else None,
+    }
