@@ -23,12 +23,12 @@ from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import ledger, memo, records, rules, views
+from games import cards, ledger, memo, records, rules, views
 from games.chart import chart
 from games.drawn import DrawnPage
 from games.forms import NewMatchForm, NumberField
@@ -46,7 +46,7 @@ from games.models import (
     Unknown,
 )
 from games.rules.base import CENT, ROUND_MESSAGE, Phrase, RulesError, decimal
-from games.templatetags.scorekeeper import said
+from games.templatetags.scorekeeper import money_signed, said
 from scorekeeper.limits import limited
 
 TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scoring, watching page
@@ -202,10 +202,12 @@ def table_context(table, can_score, pay_form=None, take_form=None, entry_key=Non
         {**m, "url": reverse(link, args=[getattr(m["match"], TOKENS[link])])}
         for m in reversed(played)
     ]
+    units = shown_units(money)
     return {
         "table": table,
         "can_score": can_score,
-        "units": shown_units(money),
+        "units": units,
+        "card": table_card(table, units, days),
         "payments": payments,
         "matches": matches,
         "in_play": [m for m in matches if not m["result"]["finished"]],
@@ -252,6 +254,32 @@ def shown_units(money):
         }
         for unit, balance in money["balances"].items()
     ]
+
+
+def table_card(table, units, days):
+    """The result card of the table so far (games/cards.py): each person's balance in its first
+    unit, and who pays whom to settle each unit; None before any balance."""
+    if not units:
+        return None
+    first, places = units[0]["rows"], units[0]["places"]
+    standings = [
+        cards.standing(
+            1 + sum(other > amount for _n, other in first),
+            [name],
+            cards.shown(money_signed(amount, places)),
+            amount > 0 and amount == first[0][1],
+        )
+        for name, amount in first
+    ]
+    payments = [
+        cards.paying(
+            {"transfers": unit["transfers"], "amounts": [a for _n, a in unit["rows"]]}, unit["unit"]
+        )
+        for unit in units
+    ]
+    day = formats.date_format(days[-1]["date"], "DATE_FORMAT")
+    note = _("Balance in %(unit_name)s") % {"unit_name": _(units[0]["name"])}
+    return cards.card(table.name, day, standings, payments, f"{file_name(table)}.png", note)
 
 
 def shown_statistics(people, played, days):

@@ -157,3 +157,16 @@ def test_paid_next_to_a_transfer_records_it_and_the_balances_move(phone, table):
     payment = table.payments.order_by("pk").last()
     assert (payment.payer, payment.payee, payment.unit) == ("Chen", "Ann", "beans")
     expect(page.locator(".table-payments")).to_contain_text(f"Chen paid Ann {payment.amount}")
+
+
+def test_share_the_result_on_the_table_makes_its_picture(browser, live_server, table):
+    context = browser.new_context(base_url=live_server.url, accept_downloads=True, **PHONE)
+    page = context.new_page()
+    page.goto(f"/t/{table.watch_id}/".replace("/t/", "/tw/"))
+    with page.expect_download() as downloaded:
+        page.get_by_role("button", name="Share the result").click()
+    path = ARTIFACTS / "table-card.png"
+    downloaded.value.save_as(path)
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(header[16:20]) == 780
+    context.close()

@@ -510,3 +510,24 @@ def test_a_payment_form_sent_twice_records_the_payment_once(client, table):
     assert [(p.payee, p.amount) for p in table.payments.all()] == [("Ann", 971), ("Bo", 750)]
     again = page(client, reverse("table", args=[table.public_id]))
     assert not set(keys) & set(re.findall(r'name="entry_key" value="([^"]+)"', again))
+
+
+def test_the_tables_result_card_has_the_balances_and_who_pays_whom(client, table):
+    shown = page(client, reverse("table_watch", args=[table.watch_id]))
+    card = json.loads(re.search(r'<script type="application/json">(.*?)</script>', shown).group(1))
+    assert card["title"] == "Thursday Gongzhu" and card["date"] == "Nov. 19, 2026"
+    names = [line["name"].strip("\u2066\u2067\u2068\u2069") for line in card["standings"]]
+    assert names[0] == "Ann" and [line["winner"] for line in card["standings"]][:2] == [True, False]
+    assert card["note"] == "Balance in beans" and len(card["standings"]) == 3  # Dee: no beans
+    assert [line["total"].strip("\u2066\u2067\u2068\u2069") for line in card["standings"]] == [
+        "+1071",
+        "+750",
+        "-1821",
+    ]
+    headings = [payments["heading"] for payments in card["payments"]]
+    assert headings == ["Who pays whom, in beans", "Who pays whom, in money"]
+    clean = [
+        line.translate(dict.fromkeys(range(0x2066, 0x206A)))
+        for line in card["payments"][0]["lines"]
+    ]
+    assert clean == ["Chen pays Ann 1071", "Chen pays Bo 750"]
