@@ -279,7 +279,14 @@ def table_card(table, units, days):
     ]
     day = formats.date_format(days[-1]["date"], "DATE_FORMAT")
     note = _("Balance in %(unit_name)s") % {"unit_name": _(units[0]["name"])}
-    return cards.card(table.name, day, standings, payments, f"{file_name(table)}.png", note)
+    return cards.card(
+        title=table.name,
+        date=day,
+        file=f"{file_name(table)}.png",
+        standings=standings,
+        payments=payments,
+        note=note,
+    )
 
 
 def shown_statistics(people, played, days):
