@@ -3,15 +3,15 @@
 A card is {"title", "date", "note", "standings": [{"place", "name", "total", "winner"}],
 "payments": [{"heading", "lines"}], "file"}, every string already in the reader's language
 (names and numbers isolated by Unicode isolates): templates/games/partials/result_card.html
-embeds it, static/result_card.js draws it on a canvas. Nothing here is stored.
+embeds it, static/result_card.js draws it on a canvas. Nothing here is stored. The phone draws
+an ended match's card offline as the server does (games/screen.py, static/offline/phone.py).
 """
 
-from django.utils import formats, timezone
+from django.utils import formats
 from django.utils.html import strip_tags
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import records
 from games.ledger import unit_of
 from games.templatetags.scorekeeper import (
     LRI,
@@ -25,7 +25,7 @@ from games.templatetags.scorekeeper import (
 )
 
 
-def card(title, date, standings, payments, file, note=""):
+def card(title, date, file, standings, payments, note=""):
     """A card from its parts (standings and payments as standing() and paying() make them)."""
     return {
         "title": title,
@@ -74,13 +74,19 @@ def paying(settlement, unit):
     return {"heading": _("Who pays whom, in %(unit)s") % {"unit": _(unit)}, "lines": lines}
 
 
-def day_of(match):
-    """The day the match started, as the reader's language writes a date."""
-    return formats.date_format(timezone.localdate(match.created), "DATE_FORMAT")
+def dated(match, game):
+    """(the day the match started as the reader's language writes a date, the picture's file
+    name): gongzhu-2026-11-30.png, as its exports are named; a phone's state kept before it was
+    sent the day has none."""
+    if match.day is None:
+        return "", f"{game.slug}.png"
+    return formats.date_format(match.day, "DATE_FORMAT"), f"{game.slug}-{match.day:%Y-%m-%d}.png"
 
 
-def match_card(match, game, result, standings):
-    """The card of an ended match: its standings, winners marked, and its own settlement."""
+def match_card(match, drawn):
+    """The card of an ended match (drawn: games/screen.py's board): its standings, winners
+    marked, and its own settlement."""
+    game, result, standings = drawn["game"], drawn["result"], drawn["standings"]
     winners = set(result["winners"])
     lines = [
         standing(
@@ -93,13 +99,7 @@ def match_card(match, game, result, standings):
     ]
     settlement = result.get("settlement")
     payments = [paying(settlement, unit_of(result))] if settlement else []
-    return card(
-        named(game, result["options"]),
-        day_of(match),
-        lines,
-        payments,
-        f"{records.file_name(match)}.png",
-    )
+    return card(named(game, result["options"]), *dated(match, game), lines, payments)
 
 
 def series_card(match, game, result, combined):
@@ -124,20 +124,6 @@ def series_card(match, game, result, combined):
         count,
     ) % {"matches": count}
     payments = [paying(combined, unit_of(result))]
+    day, file = dated(match, game)
     title = named(game, result["options"])
-    return card(
-        title, day_of(match), lines, payments, f"{records.file_name(match)}-series.png", note
-    )
-
-
-def cards_of(match, drawn, series):
-    """The cards a match screen offers: the ended match's, and its evening's when the match
-    is in a series settled together; None where there is none."""
-    result = drawn["result"]
-    if not result["finished"]:
-        return {"match_card": None, "series_card": None}
-    combined = series and series["combined"]
-    return {
-        "match_card": match_card(match, drawn["game"], result, drawn["standings"]),
-        "series_card": series_card(match, drawn["game"], result, combined) if combined else None,
-    }
+    return card(title, day, file.replace(".png", "-series.png"), lines, payments, note)

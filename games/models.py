@@ -130,6 +130,11 @@ class Match(models.Model):
         """The game module that scores this match."""
         return rules.GAMES[self.game]
 
+    @property
+    def day(self):
+        """The date the match started, on the table's clock (TIME_ZONE)."""
+        return timezone.localdate(self.created)
+
     def in_series(self):
         """The matches of this one's series (it alone when it has no rematch), not yet read."""
         first = self.series_first_id or self.pk

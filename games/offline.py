@@ -80,6 +80,8 @@ def app_files():
         "games/screen.py",
         "games/forms.py",
         "games/chart.py",
+        "games/cards.py",
+        "games/ledger.py",
         "games/rules/*.py",
         "games/templatetags/*.py",
         "scorekeeper/__init__.py",
@@ -286,6 +288,7 @@ def state(request, public_id):
         {
             "public_id": match.public_id,
             "version": match.version,
+            "day": match.day.isoformat(),  # on the result card (games/cards.py)
             "document": match.document([entry for _n, entry, _k in live]),
             "numbers": [number for number, _e, _k in live],
             "last": max((number for number, _e, _k, _d in rounds), default=0),

@@ -5,10 +5,13 @@ Shared as it is by the server (games/views.py, games/models.py) and by the phone
 (static/offline/phone.py runs it under Pyodide): a screen is drawn the same way in both places.
 """
 
+from functools import partial
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.cards import match_card
 from games.rules.base import gettext_noop
 from games.templatetags.scorekeeper import because, phrase, said
 
@@ -180,4 +183,6 @@ def context(drawn, match, can_score, show_all=False, entry=None, error=None, ent
         "entry_key": entry_key,
         "extra": drawn["game"].entry_context(drawn["table"], entry),
         "restorable": restorable(drawn),
+        # Called by the template that draws it (a function), so in the language it is drawn in.
+        "match_card": partial(match_card, match, drawn) if drawn["result"]["finished"] else None,
     }

@@ -211,7 +211,9 @@ def scoreboard(match, can_score=True, show_all=False, **form):
     # Only a rematch, or a finished match (which may have one), can belong to a series.
     in_series = match.rematch_of_id is not None or drawn["result"]["finished"]
     context["series"] = records.series(match) if in_series else None
-    context.update(cards.cards_of(match, drawn, context["series"]))
+    combined = context["series"] and context["series"]["combined"]
+    if combined and drawn["result"]["finished"]:
+        context["series_card"] = cards.series_card(match, drawn["game"], drawn["result"], combined)
     return context
 
 

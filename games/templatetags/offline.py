@@ -39,6 +39,7 @@ def offline_state(context):
     if appended is not None and appended["after"] + 1 == match.version:
         state.update(appended)
     else:
+        state["day"] = match.day.isoformat()  # on the result card (games/cards.py)
         state["document"] = match.document(context["table"].entries)
         state["numbers"] = context["numbers"]
         state["last"] = context["last"]

@@ -32,7 +32,7 @@ export function takePageState() {
   if ("after" in state) { // a save's answer: the round it added to the version saved from
     if (!base || base.version !== state.after) { takeState(); return; }
     state = {
-      public_id: base.public_id, version: state.version, numbers: [...base.numbers, state.number],
+      public_id: base.public_id, day: base.day, version: state.version, numbers: [...base.numbers, state.number],
       last: state.number, document: { ...base.document, rounds: [...base.document.rounds, state.round] },
       deleted: base.deleted || [],
     };

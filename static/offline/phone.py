@@ -12,6 +12,7 @@ Every function takes and returns JSON text, so that nothing but strings crosses 
 import json
 import sys
 import types
+from datetime import date
 from pathlib import Path
 
 ready = False
@@ -84,6 +85,8 @@ class Match:
         self.version = state["version"]
         self.closed = closed
         self.rematch_of_id = None  # the series block needs the server
+        # the day it started, on the result card (a state kept before it was sent has none)
+        self.day = date.fromisoformat(state["day"]) if state.get("day") else None
 
 
 def changed(state, changes):
