@@ -49,6 +49,21 @@ def standing(place, names, total, winner):
     return {"place": str(place), "name": listed, "total": total, "winner": winner}
 
 
+def by_amount(rows, places):
+    """The standings of (name, amount) rows, highest first, amounts signed with places decimals:
+    ties share a place, and the top is the winner when it is above 0."""
+    ranked = sorted(rows, key=lambda row: -row[1])
+    return [
+        standing(
+            1 + sum(other > amount for _name, other in ranked),
+            [name],
+            shown(money_signed(amount, places)),
+            amount > 0 and amount == ranked[0][1],
+        )
+        for name, amount in ranked
+    ]
+
+
 def paying(settlement, unit):
     """Who pays whom of a settlement ({"transfers", "remainder", ...}), under its unit's name
     (a unit's key, "beans" or "money", is also its word to translate: games/tables.py UNITS)."""
@@ -105,18 +120,7 @@ def match_card(match, drawn):
 def series_card(match, game, result, combined):
     """The card of an evening's series: each player's combined amount, highest first (the
     evening's winner marked), and the combined settlement."""
-    places = cents(combined)
-    ranked = sorted(zip(match.players, combined["amounts"]), key=lambda row: -row[1])
-    top = ranked[0][1]
-    lines = [
-        standing(
-            1 + sum(other > amount for _name, other in ranked),
-            [name],
-            shown(money_signed(amount, places)),
-            amount == top and amount > 0,
-        )
-        for name, amount in ranked
-    ]
+    lines = by_amount(zip(match.players, combined["amounts"]), cents(combined))
     count = combined["count"]
     note = ngettext(
         "Settlement of %(matches)s finished match",
