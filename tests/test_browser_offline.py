@@ -465,6 +465,11 @@ def test_a_round_saved_while_the_engine_warms_up_is_kept_and_worked_out(phone, m
     page = phone
     page.goto(f"/m/{match.public_id}/")
     ready(page)
+    # A cold start, without the memory snapshot the first start keeps (static/offline/worker.js).
+    page.wait_for_function(
+        "caches.open('engine-snapshot').then((c) => c.keys()).then((k) => k.length)"
+    )
+    page.evaluate("caches.delete('engine-snapshot')")
     page.context.set_offline(True)
     page.reload()
     fill_round(page, *HANDS[0])
