@@ -6,9 +6,22 @@ const engine = { worker: null, started: null };
 // Whether this browser can run the engine, and the server ships its runtime.
 export const possible = (manifest) => Boolean(manifest.runtime && window.Worker && window.WebAssembly);
 
+// The runtime's files worker.js loads (pyodide.js, and what it fetches with the compiled
+// standard library worker.js names).
+const RUNTIME_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json",
+  "python_stdlib_compiled.zip"];
+
+// The service worker fetches and keeps the runtime and the bundles too (sw.js): the download,
+// once started, finishes even if this page is left; the worker's own fetches wait for it.
+function keepDownloading(manifest) {
+  const files = [...RUNTIME_FILES.map((name) => manifest.runtime + name), ...manifest.bundles];
+  navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ keep: files }));
+}
+
 // Starts the worker once; resolves when the runtime and the bundles are loaded.
 export function start(manifest) {
   if (!engine.started) {
+    keepDownloading(manifest);
     engine.worker = new Worker(new URL("worker.js", import.meta.url));
     engine.worker.onmessage = (event) => {
       const { id, result, error } = event.data;

@@ -108,13 +108,48 @@ async function scorePage(request) {
   return answer ? new Response(shell.body, { status: 404, headers: shell.headers }) : shell;
 }
 
-async function keptFirst(request) {
-  const kept = await caches.match(request, { ignoreVary: true });
-  if (kept) return kept;
-  const response = await fetch(request);
-  if (response.ok) (await caches.open(RUNTIME)).put(request, response.clone());
-  return response;
+// The runtime's and the bundles' files being fetched and kept: url -> promise, so that each is
+// downloaded once however many ask for it (the page's message and the engine's worker).
+const keeping = new Map();
+
+const isEngineFile = (path) => path.startsWith("/offline/") || path.startsWith("/static/offline/pyodide/");
+
+// Fetches a runtime or bundle file and keeps it (once, whoever asks); rejects if not kept.
+function keep(url) {
+  if (!keeping.has(url)) {
+    const kept = (async () => {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(url + ": " + response.status);
+      await (await caches.open(RUNTIME)).put(url, response);
+    })().finally(() => keeping.delete(url));
+    keeping.set(url, kept);
+  }
+  return keeping.get(url);
 }
+
+async function keptFirst(request) {
+  const url = request.url.split("#")[0];
+  const kept = await caches.match(url, { ignoreVary: true });
+  if (kept) return kept;
+  try {
+    await keep(url);
+    return await caches.match(url, { ignoreVary: true });
+  } catch {
+    return fetch(request); // not kept: the network's answer as it is (an error, say)
+  }
+}
+
+// A page starting the engine asks for its files (static/offline/engine.js): they are fetched
+// and kept here, so the download finishes even when the page is left (waitUntil keeps this
+// worker alive meanwhile).
+self.addEventListener("message", (event) => {
+  const files = (event.data && event.data.keep) || [];
+  const urls = files.map((file) => new URL(file, self.location))
+    .filter((url) => url.origin === self.location.origin && isEngineFile(url.pathname));
+  event.waitUntil(Promise.all(urls.map(async (url) => {
+    if (!(await caches.match(url.href, { ignoreVary: true }))) await keep(url.href);
+  })).catch(() => {}));
+});
 
 async function manifest(request) {
   const response = await networkFirst(request, SHELL, 0, asItIs);
@@ -129,7 +164,7 @@ self.addEventListener("fetch", (event) => {
   const path = url.pathname;
   if (path === CONFIG.manifest) {
     event.respondWith(manifest(request));
-  } else if (path.startsWith("/offline/") || path.startsWith("/static/offline/pyodide/")) {
+  } else if (isEngineFile(path)) {
     event.respondWith(keptFirst(request));
   } else if (path.startsWith("/static/")) {
     event.respondWith(networkFirst(request, SHELL, PAGE_WAIT_MS, asItIs));
