@@ -84,7 +84,7 @@ function markWorking(entry) {
 
 // On a screen drawn here (the server's carries its state), rounds entered on the phone and not
 // yet sent: marked, and without the link to change them (the server does not have them yet);
-// rounds changed or restored here and not yet sent: marked.
+// rounds changed or restored here and not yet sent: marked; the mark says why (its title).
 function markWaiting() {
   if (!phone.base || document.getElementById("offline-state")) return;
   const changed = new Set(phone.pending.filter((record) => record.kind === "change" || record.kind === "restore")
@@ -93,7 +93,10 @@ function markWaiting() {
     const link = cell.querySelector("a");
     const added = phone.pending.length > 0 && Number(cell.textContent) > serverRows();
     const number = link && Number(/(\d+)\/$/.exec(link.getAttribute("href"))[1]);
-    cell.parentElement.classList.toggle("waiting", added || changed.has(number));
+    const waiting = added || changed.has(number);
+    cell.parentElement.classList.toggle("waiting", waiting);
+    if (waiting && note) cell.title = note.dataset.waitingRow;
+    else cell.removeAttribute("title");
     if (added && link) link.replaceWith(link.textContent);
   });
 }
