@@ -34,6 +34,14 @@ def fresh_cache():
     nothing_kept()
 
 
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language: a request in Spanish leaves the thread in it."""
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Playwright's own Chromium when it is installed, else Debian's (tests/browser.py)."""
