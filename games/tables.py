@@ -46,7 +46,7 @@ from games.models import (
     Unknown,
 )
 from games.rules.base import CENT, ROUND_MESSAGE, Phrase, RulesError, decimal
-from games.templatetags.scorekeeper import money_signed, said
+from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
 
 TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scoring, watching page
@@ -261,16 +261,7 @@ def table_card(table, units, days):
     unit, and who pays whom to settle each unit; None before any balance."""
     if not units:
         return None
-    first, places = units[0]["rows"], units[0]["places"]
-    standings = [
-        cards.standing(
-            1 + sum(other > amount for _n, other in first),
-            [name],
-            cards.shown(money_signed(amount, places)),
-            amount > 0 and amount == first[0][1],
-        )
-        for name, amount in first
-    ]
+    standings = cards.by_amount(units[0]["rows"], units[0]["places"])
     payments = [
         cards.paying(
             {"transfers": unit["transfers"], "amounts": [a for _n, a in unit["rows"]]}, unit["unit"]
