@@ -446,7 +446,8 @@ class Table(models.Model):
             if held not in (None, now.pk):
                 raise Refused(rules.RulesError(gettext_noop("this match is another table's")))
             now.welcome(match.players, adding)
-            Match.objects.filter(pk=match.pk).update(table=now)
+            # The match's pages now lead to the table: they are drawn anew.
+            Match.objects.filter(pk=match.pk).update(table=now, version=F("version") + 1)
             match.table = now
 
     def pay(self, payer, payee, amount, unit, key=""):

@@ -36,6 +36,7 @@ from games.models import (
     Refused,
     Round,
     RoundEvent,
+    Table,
     Taken,
     position_of,
 )
@@ -131,6 +132,7 @@ def drawn_page(request, link, token, version):
     def draw():
         match = Match.objects.get(**{link: token})
         context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
+        context["regulars"] = regulars_of(match, link == "public_id")
         html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
@@ -193,6 +195,8 @@ def render_match(request, match, status=200, **shown):
     key = drawing_key("live", "public_id", match.public_id, match.version, request)
     live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
     context["live_drawn"] = mark_safe(live.text)
+    if not request.htmx:
+        context["regulars"] = regulars_of(match, True)
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
@@ -201,6 +205,17 @@ def match_context(request, match, can_score, entry=None, error=None, entry_key=N
     """The match screen's context: the scoreboard, and the entry form refilled from entry."""
     form = {"entry": entry, "error": error, "entry_key": entry_key or new_entry_key()}
     return scoreboard(match, can_score, showing_all(request), **form)
+
+
+def regulars_of(match, can_score):
+    """The table match belongs to, named and linked by a link of the page's kind (a watch page
+    leads to the table's watch link, never its score link); None for a match of no table."""
+    if match.table_id is None:
+        return None
+    table = Table.objects.only("name", "public_id", "watch_id").get(pk=match.table_id)
+    if can_score:
+        return {"name": table.name, "url": reverse("table", args=[table.public_id])}
+    return {"name": table.name, "url": reverse("table_watch", args=[table.watch_id])}
 
 
 def scoreboard(match, can_score=True, show_all=False, **form):

@@ -531,3 +531,17 @@ def test_the_tables_result_card_has_the_balances_and_who_pays_whom(client, table
         for line in card["payments"][0]["lines"]
     ]
     assert clean == ["Chen pays Ann 1071", "Chen pays Bo 750"]
+
+
+def test_a_match_of_the_table_leads_back_to_it_by_a_link_of_its_own_kind():
+    table = Table.objects.create(name="Thursday Gongzhu", people=PEOPLE)
+    match = store(example("gongzhu-ceiling"))
+    client = Client()
+    before = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert "Back to" not in before
+    table.take_match(match)  # the page drawn before is not shown again
+    scoring = client.get(reverse("match", args=[match.public_id])).content.decode()
+    assert f'href="/t/{table.public_id}/"' in scoring and "Thursday Gongzhu" in visible(scoring)
+    watching = client.get(reverse("watch", args=[match.watch_id])).content.decode()
+    assert f'href="/tw/{table.watch_id}/"' in watching
+    assert table.public_id not in watching
