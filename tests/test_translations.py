@@ -31,7 +31,7 @@ def untranslated(po_file):
     entries = []
     for flag in ("--untranslated", "--only-fuzzy"):
         out = subprocess.run(
-            ["msgattrib", flag, "--no-obsolete", str(po_file)],
+            ["msgattrib", flag, "--no-obsolete", "--no-wrap", str(po_file)],
             capture_output=True,
             text=True,
             check=True,
