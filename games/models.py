@@ -288,9 +288,16 @@ class Match(models.Model):
                 options=now.options,
                 rematch_of=now,
                 series_first_id=now.series_first_id or now.pk,
-                table_id=now.table_id,
+                table_id=now.table_id if now.table_has_room() else None,
             )
         return following
+
+    def table_has_room(self):
+        """Whether this match's table (if any) can take one more match: a rematch of a full
+        table is played outside it."""
+        if self.table_id is None:
+            return False
+        return Match.objects.filter(table_id=self.table_id).count() < MAX_TABLE_MATCHES
 
 
 def position_of(stored, number):

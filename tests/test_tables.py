@@ -450,6 +450,8 @@ def test_a_full_table_refuses_more_matches_and_payments_in_words(monkeypatch):
         table.pay("Ann", "Bo", 1, "money")
     assert "at most 1 payments" in str(refused.value.error)
     assert table.matches.count() == 1 and table.payments.count() == 1
+    rematch = table.matches.get().rematch()  # played, outside the full table
+    assert rematch.table is None and table.matches.count() == 1
 
 
 @pytest.mark.parametrize(
