@@ -174,6 +174,8 @@ def drawn_table(request, link, token, state):
         table = Table.objects.get(**{link: token})
         context = table_context(table, link == "public_id", entry_key=views.KEY_SLOT)
         context["csrf_token"] = views.CSRF_SLOT
+        if link == "watch_id" and context["in_play"]:
+            context["board"] = tv_board(request, context["in_play"][0]["match"])
         html = render_to_string("games/table.html", context, request)
         slots = {views.CSRF_SLOT: CSRF_TOKEN_LENGTH, views.KEY_SLOT: len(views.new_entry_key())}
         return DrawnPage(html, slots)
@@ -181,6 +183,16 @@ def drawn_table(request, link, token, state):
     page = memo.drawn(("table", link, token, state, get_language()), draw)
     filled = {views.CSRF_SLOT: get_token(request), views.KEY_SLOT: views.new_entry_key()}
     return page.response(request, filled)
+
+
+def tv_board(request, match):
+    """The watch page's board of the table's latest match in play, which a TV shows alone
+    (static/app.css) and which follows the match live as the match's own watch page does."""
+    context = views.scoreboard(match, can_score=False)
+    return {
+        "watch_id": match.watch_id,
+        "html": render_to_string("games/partials/match_body.html", context, request),
+    }
 
 
 def render_table(request, table, **shown):

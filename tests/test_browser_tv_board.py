@@ -6,7 +6,7 @@ page."""
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Match
+from games.models import Match, Table
 from tests.conftest import PHONE, screenshot
 from tests.table import save
 
@@ -168,4 +168,31 @@ def test_an_ended_match_on_the_tv_shows_the_winner_and_who_pays_whom_on_one_scre
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080
     assert page.evaluate(TAPPABLE) == []
     screenshot(page, "tv-board-ended")
+    page.context.close()
+
+
+def test_the_tables_watch_link_on_a_tv_shows_the_board_of_the_match_in_play(browser, live_server):
+    table = Table.objects.create(name="Thursday Hearts", people=PLAYERS)
+    match = table.start_match("sheet", PLAYERS, {"title": "Hearts", "target": 500})
+    for points in ROUNDS:
+        match.add_round({"points": points})
+    page = tv(browser, live_server)
+    page.goto(f"/tw/{table.watch_id}/")
+    totals = page.locator(".standings .total")
+    expect(totals).to_have_text([str(total) for total in sorted(TOTALS, reverse=True)])
+    assert font_px(totals.first) >= 0.04 * 1920
+    expect(page.get_by_role("heading", name="Thursday Hearts")).to_be_hidden()
+    assert page.evaluate(TAPPABLE) == []
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1080
+
+    match.add_round({"points": [30, 0, 0, 0, 0, 0, 0, 0]})  # saved on a phone
+    expect(page.locator(".breakdown h2")).to_have_text("Round 4", timeout=LIVE_DELAY)
+    expect(page.locator(".standings li").first.locator(".name")).to_have_text("Ann")
+    screenshot(page, "tv-board-table")
+
+    phone = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    phone.goto(f"/tw/{table.watch_id}/")  # a phone: the table, and no live check of the match
+    expect(phone.get_by_role("heading", name="Thursday Hearts")).to_be_visible()
+    expect(phone.locator("#match-body")).to_have_count(0)
+    phone.context.close()
     page.context.close()
