@@ -9,7 +9,7 @@ once per table state: the table's version with the sum of its matches' versions.
 import csv
 import json
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -237,16 +237,33 @@ def table_context(table, can_score, pay_form=None, take_form=None, entry_key=Non
 
 
 def played_matches(table):
-    """Each of the table's matches in play order: {"match", "date", "result", "places", "game"}."""
+    """Each of the table's matches in play order: {"match", "date" (its evening's), "result",
+    "places", "game"}."""
     shown = []
-    for match in table.matches.prefetch_related(records.WITH_ROUNDS).order_by("created", "pk"):
+    matches = list(table.matches.prefetch_related(records.WITH_ROUNDS).order_by("created", "pk"))
+    for match, day in zip(matches, evenings_of([match.created for match in matches])):
         game, board, result = records.replayed(match)
         places = game.ranking(board) if board.rounds else []
-        day = timezone.localdate(match.created)
         shown.append(
             {"match": match, "date": day, "result": result, "places": places, "game": game}
         )
     return shown
+
+
+EVENING_GAP = timedelta(hours=8)
+
+
+def evenings_of(moments):
+    """The date of the evening of each of moments (in order): one within EVENING_GAP of the one
+    before is of the same evening, dated by its first (a match started past midnight is the
+    evening's that began the day before)."""
+    dates, before = [], None
+    for moment in moments:
+        if before is None or moment - before > EVENING_GAP:
+            day = timezone.localdate(moment)
+        dates.append(day)
+        before = moment
+    return dates
 
 
 def payment_of(payment):

@@ -140,6 +140,22 @@ def test_evenings_are_calendar_dates_with_games_and_winners(table):
     assert "Dee" not in best["beans"]
 
 
+def test_an_evening_that_runs_past_midnight_stays_one_evening(client):
+    table = Table.objects.create(name="Late", people=PEOPLE)
+    starts = [(5, 21), (6, 0), (6, 1), (12, 21)]  # November, hour: 0:00 and 1:00 after the 5th
+    for (day, hour), name in zip(
+        starts, ["gongzhu-ceiling", "sanming-16-card", *["gongzhu-two-decks"] * 2]
+    ):
+        match = store(example(name))
+        table.take_match(match)
+        when = timezone.make_aware(datetime(2026, 11, day, hour))
+        Match.objects.filter(pk=match.pk).update(created=when)
+    page = visible(client.get(reverse("table", args=[table.public_id])).content.decode())
+    evenings = page.split("Evenings")[1]
+    assert "Nov. 5, 2026" in evenings and "Nov. 12, 2026" in evenings
+    assert "Nov. 6" not in evenings
+
+
 def test_the_running_balance_ends_at_the_balance(table):
     table.pay("Dee", "Ann", 7, "money")
     payments = [{**p.document(), "date": date(2026, 11, 20)} for p in table.payments.all()]
