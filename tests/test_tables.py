@@ -128,7 +128,7 @@ def test_statistics_count_played_won_and_the_average_place(table):
     assert all(1 <= r["average_place"] <= 4 for r in rows.values())
 
 
-def test_evenings_are_calendar_dates_with_games_and_winners(table):
+def test_evenings_list_their_games_and_winners(table):
     days = ledger.evenings(table.people, played(table))
     assert [d["date"] for d in days] == [day for day, _names in EVENINGS]
     assert days[1]["games"] == ["gongzhu", "sanming"]
