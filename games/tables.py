@@ -195,6 +195,28 @@ def tv_board(request, match):
     }
 
 
+@require_GET
+def table_share(request, public_id):
+    """The table's two links as QR codes: its score link and its watch link."""
+    table = get_table(public_id)
+    links = [
+        (
+            _("Score"),
+            _("Anyone with this link plays, adds matches and records payments."),
+            "table",
+            table.public_id,
+        ),
+        (
+            _("Watch"),
+            _("Read-only: the balances and the matches, never a form."),
+            "table_watch",
+            table.watch_id,
+        ),
+    ]
+    back = (reverse("table", args=[table.public_id]), _("Back to the table"))
+    return views.share_page(request, _("Share this table"), links, back)
+
+
 def render_table(request, table, **shown):
     """The table's page refused a change: drawn for this phone with the question or errors."""
     context = {**table_context(table, True), **shown}

@@ -486,17 +486,22 @@ def share(request, public_id):
         (
             _("Score"),
             _("Anyone with this link can enter and change rounds."),
-            request.build_absolute_uri(reverse("match", args=[match.public_id])),
+            "match",
+            match.public_id,
         ),
-        (
-            _("Watch"),
-            _("Read-only: the scoreboard, never a form."),
-            request.build_absolute_uri(reverse("watch", args=[match.watch_id])),
-        ),
+        (_("Watch"), _("Read-only: the scoreboard, never a form."), "watch", match.watch_id),
     ]
-    codes = [
-        (title, note, url, segno.make(url, error="m").svg_inline(border=2, omitsize=True))
-        for title, note, url in links
-    ]
-    context = {"match": match, "game": match.rules, "codes": codes}
+    back = (reverse("match", args=[match.public_id]), _("Back to the match"))
+    return share_page(request, _("Share this match"), links, back)
+
+
+def share_page(request, heading, links, back):
+    """The share page: a QR code, the address and Copy for each of links (title, note, url
+    name, token); back: (url, label)."""
+    codes = []
+    for title, note, name, token in links:
+        url = request.build_absolute_uri(reverse(name, args=[token]))
+        svg = segno.make(url, error="m").svg_inline(border=2, omitsize=True)
+        codes.append((title, note, url, svg))
+    context = {"heading": heading, "codes": codes, "back": back}
     return render(request, "games/share.html", context)

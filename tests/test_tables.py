@@ -563,3 +563,16 @@ def test_a_match_of_the_table_leads_back_to_it_by_a_link_of_its_own_kind():
     watching = client.get(reverse("watch", args=[match.watch_id])).content.decode()
     assert f'href="/tw/{table.watch_id}/"' in watching
     assert table.public_id not in watching
+
+
+def test_the_tables_share_page_shows_both_links_as_qr_codes_to_its_scorers_only(client):
+    table = Table.objects.create(name="Thursday Gongzhu", people=PEOPLE)
+    page = client.get(reverse("table", args=[table.public_id])).content.decode()
+    assert f'href="/t/{table.public_id}/share/"' in page
+    shared = client.get(reverse("table_share", args=[table.public_id])).content.decode()
+    assert shared.count("<svg") == 2 and "Share this table" in visible(shared)
+    for link in (f"/t/{table.public_id}/", f"/tw/{table.watch_id}/"):
+        assert f'href="http://testserver{link}"' in shared
+    assert client.get(f"/t/{table.watch_id}/share/").status_code == 403
+    watching = client.get(reverse("table_watch", args=[table.watch_id])).content.decode()
+    assert "/share/" not in watching
