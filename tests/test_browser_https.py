@@ -155,7 +155,7 @@ def test_over_caddys_https_a_match_reopens_and_scores_with_no_network(trusting_p
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
     fill_round(page, 1, [9, 5, 4])
     save_round(page, 2)
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
     screenshot(page, "https-offline-round")
     assert rounds_on_server(table) == 1
 

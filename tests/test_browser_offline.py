@@ -86,7 +86,7 @@ def test_a_match_reopened_offline_scores_three_rounds_and_sends_them_once(phone,
         fill_round(page, declarer, hands)
         save_round(page, number)
     shown = totals(page)
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 3")
+    expect(page.locator("[data-offline-note]")).to_contain_text("3 rounds waiting to be sent")
     expect(page.locator("[data-offline-note]")).to_contain_text("Offline")
     expect(page.locator(".breakdown")).to_contain_text("Chen declared")
     screenshot(page, "offline-three-rounds")
@@ -122,7 +122,7 @@ def test_rounds_saved_online_then_one_offline_follow_on_without_a_question(phone
     page.context.set_offline(True)
     fill_round(page, *HANDS[2])
     save_round(page, 3)
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
     expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
     assert asked == []
     page.context.set_offline(False)
@@ -162,7 +162,7 @@ def a_round_meanwhile(browser, live_server, match, hands):
         fill_round(a, declarer, hand)
         save_round(a, number)
     expect(a.locator("[data-offline-note]")).to_contain_text(
-        f"Rounds waiting to be sent: {len(hands)}"
+        f"{len(hands)} round{'s' if len(hands) > 1 else ''} waiting to be sent"
     )
     b.goto(f"/m/{match.public_id}/")
     fill_round(b, 2, [10, 12, 3])
@@ -260,7 +260,7 @@ def test_rounds_entered_offline_survive_closing_the_browser(browser, live_server
 
     context, page = open_phone(offline=True)
     page.goto(f"/m/{match.public_id}/")
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 2")
+    expect(page.locator("[data-offline-note]")).to_contain_text("2 rounds waiting to be sent")
     expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
     assert totals(page) == shown
     assert Round.objects.count() == 0
@@ -340,7 +340,7 @@ def test_a_save_that_meets_a_dead_server_is_scored_on_the_phone_and_sent_later(p
     page.route("**/rounds/", lambda route: route.abort("connectionrefused"))
     fill_round(page, 0, [7, 15, 20])
     save_round(page, 1)
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
     expect(page.locator("[data-not-saved]")).to_be_hidden()
     assert Round.objects.count() == 0
     page.unroute("**/rounds/")
@@ -392,7 +392,7 @@ def test_a_round_the_server_holds_with_other_values_is_asked_about(phone, match)
     key = page.locator("#entry input[name=entry_key]").input_value()
     save_round(page, 1)
     note = page.locator("[data-offline-note]")
-    expect(note).to_contain_text("Rounds waiting to be sent: 1")
+    expect(note).to_contain_text("1 round waiting to be sent")
     match.add_round({"declarer": 1, "hands": [9, 5, 4]}, key)
 
     page.context.set_offline(False)
@@ -478,7 +478,7 @@ def test_a_round_saved_while_the_engine_warms_up_is_kept_and_worked_out(phone, m
     expect(working).to_be_visible()
     expect(working).to_have_text("Round kept on this phone: working out the scores…")
     expect(page.locator("[data-not-saved]")).to_be_hidden()
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
     typed = page.locator("input[name=hand-0]")
     assert typed.evaluate("(input) => Boolean(input.closest('[inert]'))")  # kept as saved
     screenshot(page, "offline-working-it-out")
@@ -522,7 +522,7 @@ def test_a_round_kept_before_the_engine_started_is_sent_as_typed_when_the_networ
     fill_round(page, *HANDS[0])
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#entry [data-working]")).to_be_visible()
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
 
     page.context.set_offline(False)
     expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=20_000)

@@ -66,7 +66,7 @@ def test_a_match_started_offline_reaches_the_server_once_with_its_rounds(phone):
         save_round(page, number)
     shown = totals(page)
     note = page.locator("[data-offline-note]")
-    expect(note).to_contain_text("Rounds waiting to be sent: 3")
+    expect(note).to_contain_text("3 rounds waiting to be sent")
     needs = page.locator("[data-needs-network]")
     expect(needs).to_have_text(  # closing it works here: on the phone
         "Share, history and export need the network: this match reaches "
@@ -132,7 +132,7 @@ def test_a_start_the_server_refuses_is_told_to_the_scorer_and_kept(phone):
         timeout=30_000,
     )
     expect(panel).to_contain_text("Another match has this score link already.")
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
     shots(page, "offline-start-refused-by-the-server")
     Match.objects.filter(public_id=public_id).delete()
     panel.get_by_role("button", name="Try again").click()

@@ -25,14 +25,16 @@ def test_undo_offline_deletes_a_sent_round_later_and_drops_a_waiting_one(phone, 
     save_round(page, 1)  # sent
     page.context.set_offline(True)
     undo(page, 1)
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 change waiting to be sent")
     expect(page.locator(ROWS)).to_have_count(0)
 
     fill_round(page, 1, [9, 5, 4])
     save_round(page, 1)  # waits
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 2")
+    expect(page.locator("[data-offline-note]")).to_contain_text(
+        "1 round and 1 change waiting to be sent"
+    )
     undo(page, 1)
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 change waiting to be sent")
     expect(page.locator(ROWS)).to_have_count(0)
     fill_round(page, 2, [14, 12, 3])
     save_round(page, 1)

@@ -57,7 +57,7 @@ def test_over_plain_http_the_screen_says_the_page_must_stay_open(lan_phone, matc
     page.context.set_offline(True)
     fill_round(page, 0, [7, 15, 20])
     save_round(page, 1)
-    expect(page.locator("[data-offline-note]")).to_contain_text("Rounds waiting to be sent: 1")
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
     expect(page.locator(".scoreboard tfoot td")).to_have_count(3)
 
 

@@ -11,7 +11,7 @@ import json
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import rules
 from games.templatetags.scorekeeper import separator
@@ -59,3 +59,19 @@ def game_names():
 def list_separator():
     """What the reader's language writes between two names."""
     return separator()
+
+
+@register.simple_tag
+def waiting_words():
+    """How the phone counts what waits to be sent (static/offline/outbox.js), as JSON: each
+    count's words for 1 and for more (from 2 up to a million each of the app's languages says
+    them alike), %(count)s left for the phone to fill."""
+    forms = {
+        "rounds": lambda n: ngettext("%(count)s round", "%(count)s rounds", n),
+        "changes": lambda n: ngettext("%(count)s change", "%(count)s changes", n),
+        "matches": lambda n: ngettext("%(count)s match", "%(count)s matches", n),
+    }
+    words = {name: [form(1), form(2)] for name, form in forms.items()}
+    words["and"] = gettext("%(first)s and %(second)s")
+    return json.dumps(words, ensure_ascii=False)
+

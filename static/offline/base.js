@@ -2,6 +2,7 @@
    phone follow it until they are sent. Taken from the screen the server drew (a page, a save's
    answer) or from offline.json, and kept in IndexedDB. */
 import { bases } from "./kept.js";
+import { stateOf } from "./outbox.js";
 import { update } from "./screen.js";
 import { phone, serial, warn } from "./state.js";
 
@@ -11,10 +12,9 @@ export function keep(state) {
 }
 
 export async function fetchState() {
-  const response = await fetch(`/m/${phone.publicId}/offline.json`, { credentials: "same-origin", cache: "no-store" });
-  if (!response.ok) throw new Error("state: " + response.status);
+  const state = await stateOf(phone.publicId);
   phone.reachable = true;
-  return response.json();
+  return state;
 }
 
 // The state block the server draws in every match body for a scorer (games/templatetags/offline.py).

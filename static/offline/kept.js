@@ -36,6 +36,7 @@ export const bases = {
 };
 
 export const pending = {
+  all: () => store("pending", "readonly", (s) => s.getAll()), // every match's, oldest first
   of: (publicId) => store("pending", "readonly", (s) => s.index("match").getAll(publicId)),
   add: (record) => store("pending", "readwrite", (s) => s.add(record)), // answers its seq
   put: (record) => store("pending", "readwrite", (s) => s.put(record)),

@@ -1,10 +1,16 @@
-/* The matches this phone keeps for scoring with no network (kept.js: each score link opened,
-   each match started here) that the page does not list, listed after the others: on a home or
-   History page kept from before they were opened or started, or not yet on the server. */
+/* Home and History: the matches this phone keeps for scoring with no network (kept.js: each
+   score link opened, each match started here) that the page does not list, listed after the
+   others (a page kept from before they were opened or started, or not yet on the server); what
+   waits on this phone to be sent, counted on each match's row and above the list; and the
+   sending of it (outbox.js) as soon as the server answers, again whenever the network comes
+   back. A page the service worker answered from its copy says as of when. */
 import { bases } from "./kept.js";
+import { counted, matches, sendAll, waiting } from "./outbox.js";
 
 const place = document.querySelector("[data-kept-matches]");
 const model = document.querySelector("template[data-kept-match]");
+const status = document.querySelector("[data-waiting-status]");
+const RETRY_MS = 15000;
 
 // A link to a kept match, named as the page names its own: the game, then the players.
 function link(base, words) {
@@ -22,8 +28,10 @@ function link(base, words) {
   return item;
 }
 
+const listedPaths = () => new Set(Array.from(document.querySelectorAll("a.match-link"), (a) => new URL(a.href).pathname));
+
 async function list() {
-  const listed = new Set(Array.from(document.querySelectorAll("a.match-link"), (a) => new URL(a.href).pathname));
+  const listed = listedPaths();
   const missing = (await bases.all()).filter((base) => !listed.has(`/m/${base.public_id}/`));
   if (!missing.length) return;
   const words = { games: JSON.parse(place.dataset.games), separator: place.dataset.separator };
@@ -32,4 +40,67 @@ async function list() {
   for (const none of document.querySelectorAll("[data-no-matches]")) none.hidden = true;
 }
 
-if (place && model && window.indexedDB) list().catch((error) => console.warn("offline:", error));
+// The time in the reader's language, in Latin digits as the rest of the list.
+function clock(time) {
+  const shown = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", numberingSystem: "latn" };
+  return new Date(time).toLocaleTimeString(document.documentElement.lang, shown);
+}
+
+// Each match's row says what of it waits ("3 rounds waiting to be sent"), or that its page must
+// be opened to answer a question; the line above the list counts it all, or says what was sent.
+function show(byMatch, asks, sent) {
+  const said = status.dataset;
+  const words = JSON.parse(said.words);
+  for (const row of document.querySelectorAll("a.match-link")) {
+    const publicId = (/^\/m\/([^/]+)\/$/.exec(new URL(row.href).pathname) || [])[1];
+    const records = byMatch[publicId] || [];
+    let mark = row.querySelector("[data-waiting-row]");
+    const text = asks.includes(publicId) ? said.asks
+      : records.length ? said.row.replace("%(what)s", counted(records, words)) : "";
+    if (!text) { if (mark) mark.remove(); continue; }
+    if (!mark) {
+      mark = Object.assign(document.createElement("small"), { className: "waiting-row" });
+      mark.dataset.waitingRow = "";
+      row.append(mark);
+    }
+    mark.textContent = text;
+  }
+  const all = Object.values(byMatch).flat();
+  const lines = [];
+  const keptAt = Number(document.documentElement.dataset.keptAt);
+  if (keptAt) lines.push(said.asOf.replace("%(time)s", clock(keptAt)));
+  if (sent.length) lines.push(said.sent.replace("%(what)s", counted(sent, words)));
+  if (all.length) {
+    const count = Object.values(byMatch).filter((records) => records.length).length;
+    lines.push(said.all.replace("%(what)s", counted(all, words)).replace("%(matches)s", matches(count, words)));
+  }
+  status.replaceChildren(...lines.map((text) => Object.assign(document.createElement("span"), { textContent: text })));
+  status.hidden = !lines.length;
+}
+
+const sending = { run: null, sent: [] };
+
+// Counts what waits, sends it when the browser has a network, and counts again.
+async function refresh() {
+  show(await waiting(), [], sending.sent);
+  if (!navigator.onLine || sending.run) return;
+  sending.run = sendAll()
+    .then(async ({ sent, asks }) => {
+      sending.sent.push(...sent);
+      show(await waiting(), asks, sending.sent);
+    })
+    .catch((error) => console.warn("offline:", error)) // the server did not answer: later
+    .finally(() => { sending.run = null; });
+}
+
+async function start() {
+  await list();
+  if (!status) return;
+  await refresh();
+  window.addEventListener("online", refresh);
+  setInterval(async () => {
+    if (Object.keys(await waiting()).length) refresh();
+  }, RETRY_MS);
+}
+
+if (place && model && window.indexedDB) start().catch((error) => console.warn("offline:", error));

@@ -25,6 +25,7 @@ import {
   canKeep, canScore, changeHere, handledHere, openRound, previewHere, saveHere, showMatch, startEngine,
 } from "./scoring.js";
 import { asking, canAsk, notSaved, showBody, update } from "./screen.js";
+import { sendAll } from "./outbox.js";
 import { sync } from "./send.js";
 import { offline, phone, seen, unsent, warn } from "./state.js";
 
@@ -65,7 +66,17 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (event.detail.elt && event.detail.elt.matches("[data-live]") && xhr.status < 400) seen();
   update();
   if (phone.pending.length || unsent()) sync();
+  sendOthers();
 });
+
+// What waits for the phone's other matches is sent from this page too (outbox.js), whenever
+// the server answers, at most every RETRY_MS.
+const others = { at: 0, RETRY_MS: 15000 };
+function sendOthers() {
+  if (Date.now() - others.at < others.RETRY_MS || !window.indexedDB) return;
+  others.at = Date.now();
+  sendAll(phone.publicId).catch(warn);
+}
 
 // While rounds wait to be sent the screen shows them: a live update must not hide them (the
 // sending shows the server's scoreboard once it is done).
@@ -124,6 +135,8 @@ window.addEventListener("online", () => {
   phone.reachable = true;
   update();
   sync(true);
+  others.at = 0;
+  sendOthers();
 });
 window.addEventListener("offline", update);
 
@@ -170,24 +183,37 @@ async function takeKept() {
   }
 }
 
+// The engine, started for the match on the screen (none on a watch link or an empty shell).
+async function startScoring() {
+  if (!phone.publicId || (phone.shell && !phone.base)) return; // no match here to score
+  if (phone.pending.length || unsent()) sync();
+  try {
+    const response = await fetch("/offline/manifest.json", { credentials: "same-origin" });
+    await startEngine(await response.json());
+  } catch (error) {
+    warn(error);
+  }
+  if (!phone.engine) phone.engine = false; // none here: rounds kept meanwhile wait to be sent
+  update();
+}
+
+// A phone whose engine was warm before has its files: the engine starts at once, beside the
+// service worker's registration (reopened offline, the page is scoring sooner). Else both wait
+// until the page is idle, the page's own requests first.
 async function start() {
   if (phone.publicId) await takeKept().catch(warn); // no IndexedDB (a private window): online only
   update();
   const live = document.querySelector("[data-live]");
   if (live && navigator.onLine) htmx.trigger(live, "poll"); // is the server there?
-  whenIdle(async () => {
-    await registerWorker().catch(warn);
-    if (!phone.publicId || (phone.shell && !phone.base)) return; // no match here to score
-    if (phone.pending.length || unsent()) sync();
-    try {
-      const response = await fetch("/offline/manifest.json", { credentials: "same-origin" });
-      await startEngine(await response.json());
-    } catch (error) {
-      warn(error);
-    }
-    if (!phone.engine) phone.engine = false; // none here: rounds kept meanwhile wait to be sent
-    update();
-  });
+  if (phone.warmBefore) {
+    startScoring();
+    whenIdle(() => registerWorker().catch(warn));
+  } else {
+    whenIdle(async () => {
+      await registerWorker().catch(warn);
+      await startScoring();
+    });
+  }
 }
 
 start(); // a module runs once the page is parsed

@@ -2,6 +2,7 @@
    changes not sent yet, a round kept while the engine warms up, the readiness mark on <html>
    and its line below the match, and the question about a waiting round or change. The words are the template's
    (match.html and its partials), in the reader's language. */
+import { counted } from "./outbox.js";
 import { offline, phone, unsent } from "./state.js";
 
 const root = document.documentElement;
@@ -39,7 +40,9 @@ export function update() {
     else if (offline() || phone.keptAt !== null) { // a kept copy is never shown as current
       lines.push(note.dataset.asOf.replace("%(time)s", clock(phone.keptAt || phone.lastSeen || Date.now())));
     }
-    if (phone.pending.length) lines.push(note.dataset.waiting.replace("%(count)s", phone.pending.length));
+    if (phone.pending.length) {
+      lines.push(note.dataset.waiting.replace("%(what)s", counted(phone.pending, JSON.parse(note.dataset.words))));
+    }
     note.replaceChildren(...lines.map(span));
     note.hidden = lines.length === 0;
   }

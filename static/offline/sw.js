@@ -8,7 +8,7 @@
      it wants the server's screen as it is now, and waits for it or is told the network failed;
    - the home page, History and each game's new-match page, kept when the worker is installed
      so that a match can be started and found with no network (static/offline/start.js,
-     listed.js): network first, the copy otherwise;
+     listed.js): network first, the copy otherwise, marked (Home and History say "as of");
    - the match page with no match in it (CONFIG.matchShell): the answer for a score link with
      no page kept and no answer from the server, or one the server does not know (yet: a match
      started with no network); the phone draws the match into it if it keeps it (offline.js);
@@ -177,6 +177,6 @@ self.addEventListener("fetch", (event) => {
   } else if (TABLE_PAGE.test(path)) {
     event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, marked));
   } else if (CONFIG.pages.includes(path)) {
-    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, asItIs));
+    event.respondWith(networkFirst(request, PAGES, PAGE_WAIT_MS, marked));
   }
 });

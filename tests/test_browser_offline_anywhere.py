@@ -1,0 +1,97 @@
+"""What waits on the phone is sent from any page of the app: three matches scored with no
+network reach the server once when the network comes back with only Home open; Home and
+History count what waits, say "as of" on a kept copy, and say what was sent."""
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match, Round
+from tests.conftest import screenshot
+from tests.test_browser_offline import (
+    HANDS,
+    OFFLINE_MARKS,
+    fill_round,
+    ready,
+    save_round,
+    server_totals,
+)
+
+pytestmark = OFFLINE_MARKS
+
+
+@pytest.fixture
+def matches():
+    players = [["Ann", "Bo", "Chen"], ["Dee", "Eli", "Fay"], ["Gus", "Hal", "Ivy"]]
+    return [
+        Match.objects.create(game="least_score", players=names, options={"threshold": 100})
+        for names in players
+    ]
+
+
+def score_offline(page, match, hands):
+    """Open the match with no network (the phone keeps it) and save hands there."""
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    for number, (declarer, hand) in enumerate(hands, 1):
+        fill_round(page, declarer, hand)
+        save_round(page, number)
+    return page.locator(".scoreboard tfoot td").all_inner_texts()
+
+
+def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
+    page = phone
+    for match in matches:  # each opened online once: the phone keeps it
+        page.goto(f"/m/{match.public_id}/")
+        ready(page)
+    posted = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    page.context.set_offline(True)
+    shown = [score_offline(page, match, HANDS[: k + 1]) for k, match in enumerate(matches)]
+    assert Round.objects.count() == 0
+
+    page.goto("/matches/")  # History, from the phone's copy
+    status = page.locator("[data-waiting-status]")
+    expect(status).to_contain_text("6 rounds of 3 matches waiting to be sent")
+    expect(status).to_contain_text("Offline: this list as of")
+    row = page.locator("a.match-link", has_text="Gus")
+    expect(row).to_contain_text("3 rounds waiting to be sent")
+    page.goto("/")
+    expect(status).to_contain_text("6 rounds of 3 matches waiting to be sent")
+    screenshot(page, "home-waiting")
+
+    page.context.set_offline(False)  # only Home is open
+    expect(status).to_contain_text("Sent to the server: 6 rounds", timeout=30_000)
+    expect(status).not_to_contain_text("waiting")
+    expect(page.locator("[data-waiting-row]")).to_have_count(0)
+    screenshot(page, "home-sent")
+    for match, hands, totals in zip(matches, [HANDS[:1], HANDS[:2], HANDS], shown):
+        stored = [r.entry for r in Round.objects.filter(match=match).order_by("number")]
+        assert stored == [{"declarer": d, "hands": h} for d, h in hands]
+        assert server_totals(match) == totals
+    assert len([url for url in posted if url.endswith("/rounds/")]) == 6  # each round once
+
+    page.reload()  # nothing waits any more: nothing is said, nothing sent again
+    expect(page.locator("a.match-link").first).to_be_visible()
+    expect(status).to_be_hidden()
+    assert Round.objects.count() == 6
+
+
+def test_a_match_page_sends_what_waits_for_the_phones_other_matches(phone, matches):
+    first, second, _third = matches
+    page = phone
+    for match in (first, second):
+        page.goto(f"/m/{match.public_id}/")
+        ready(page)
+    page.context.set_offline(True)
+    score_offline(page, first, HANDS[:2])
+    page.context.set_offline(False)
+    page.goto(f"/m/{second.public_id}/")  # another match's page, online
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    for _second in range(30):  # the page sends it within its retry delay (offline.js)
+        if Round.objects.filter(match=first).count() == 2:
+            break
+        page.wait_for_timeout(1000)
+    page.wait_for_timeout(2000)  # and nothing more
+    stored = [r.entry for r in Round.objects.filter(match=first).order_by("number")]
+    assert stored == [{"declarer": d, "hands": h} for d, h in HANDS[:2]]
+    assert Round.objects.filter(match=second).count() == 0
