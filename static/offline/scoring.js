@@ -181,6 +181,7 @@ export function changeHere(form) {
   const fields = fieldsOf(null, form);
   const change = changeOf(form, fields);
   if (change.kind === "delete" && change.number > phone.base.last) return dropWaiting(change.number);
+  if (change.kind === "change" && change.number > phone.base.last) return replaceWaiting(change, fields);
   return serial(async () => {
     const answer = JSON.parse(await engine.call("change", payload({ change })));
     if (!answer.error) {
@@ -195,20 +196,49 @@ export function changeHere(form) {
   }).catch(warn);
 }
 
-// The Undo of a round entered here that still waits (numbered after the server's last round,
-// in the order entered): dropped, never sent, and the match drawn without it.
+// A round entered here that still waits, by its number (after the server's last round, in the
+// order entered).
+const waitingRound = (number) => phone.pending.filter((waiting) => !waiting.kind)[number - phone.base.last - 1];
+
+// The match as the phone has it now, drawn and kept for reopening while rounds wait.
+async function redraw() {
+  const html = JSON.parse(await engine.call("body", payload())).html;
+  if (phone.pending.length) kept.views.put(phone.publicId, html).catch(warn);
+  else kept.views.drop(phone.publicId).catch(warn);
+  showBody(html);
+  update();
+}
+
+// A round entered here that still waits, changed from its form: checked by the engine as any
+// change, it takes the new values in its place in the queue (the server never had it: only the
+// round is sent, once, under its key), else its form says why.
+function replaceWaiting(change, fields) {
+  return serial(async () => {
+    const answer = JSON.parse(await engine.call("change", payload({ change })));
+    const record = waitingRound(change.number);
+    if (answer.error || !record) {
+      showBody(answer.html);
+      update();
+      return;
+    }
+    const numbered = record.fields.filter(([name]) => name === "round"); // the entry form's
+    record.fields = [...fields.filter(([name]) => name !== "round"), ...numbered];
+    Object.assign(record, { entry: answer.change.entry, lines: answer.lines, at: Date.now() });
+    await kept.pending.put(record);
+    await redraw();
+  }).catch(warn);
+}
+
+// The Undo or the delete of a round entered here that still waits: dropped, never sent, and
+// the match drawn without it.
 function dropWaiting(number) {
   return serial(async () => {
-    const record = phone.pending.filter((waiting) => !waiting.kind)[number - phone.base.last - 1];
+    const record = waitingRound(number);
     if (record) {
       await kept.pending.drop(record);
       phone.pending = phone.pending.filter((waiting) => waiting !== record);
     }
-    const html = JSON.parse(await engine.call("body", payload())).html;
-    if (phone.pending.length) kept.views.put(phone.publicId, html).catch(warn);
-    else kept.views.drop(phone.publicId).catch(warn);
-    showBody(html);
-    update();
+    await redraw();
   }).catch(warn);
 }
 

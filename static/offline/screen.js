@@ -86,8 +86,9 @@ function markWorking(entry) {
 }
 
 // On a screen drawn here (the server's carries its state), rounds entered on the phone and not
-// yet sent: marked, and without the link to change them (the server does not have them yet);
-// rounds changed or restored here and not yet sent: marked; the mark says why (its title).
+// yet sent (their link opens their form: changed or deleted, the waiting round is replaced or
+// dropped), and rounds changed or restored here and not yet sent: marked, the mark saying why
+// (its title).
 function markWaiting() {
   if (!phone.base || document.getElementById("offline-state")) return;
   const changed = new Set(phone.pending.filter((record) => record.kind === "change" || record.kind === "restore")
@@ -100,7 +101,6 @@ function markWaiting() {
     cell.parentElement.classList.toggle("waiting", waiting);
     if (waiting && note) cell.title = note.dataset.waitingRow;
     else cell.removeAttribute("title");
-    if (added && link) link.replaceWith(link.textContent);
   });
 }
 
