@@ -458,48 +458,50 @@ def test_the_screen_says_once_the_phone_can_score_with_no_network(phone, match):
     expect(line).to_be_visible()
 
 
-def test_a_round_saved_while_the_engine_warms_up_is_kept_and_worked_out(phone, match):
-    """Reopened with no network, the engine needs a few seconds to start: a round saved meanwhile
-    is kept on the phone at once, says it is being worked out, is scored once the engine is
-    warm, and reaches the server once when the network is back."""
+def test_rounds_saved_while_the_engine_warms_up_are_kept_and_the_form_takes_the_next(phone, match):
+    """Reopened with no network, the engine needs a few seconds to start (here its manifest is
+    held until both rounds are saved): each round saved meanwhile is kept on the phone at once
+    and shows as a waiting row, the form is free for the next round at once, and what is typed
+    in it stays while the engine works the kept rounds out; back online they reach the server
+    once."""
     page = phone
     page.goto(f"/m/{match.public_id}/")
     ready(page)
-    # A cold start, without the memory snapshot the first start keeps (static/offline/worker.js).
-    page.wait_for_function(
-        "caches.open('engine-snapshot').then((c) => c.keys()).then((k) => k.length)"
+    page.add_init_script(
+        """const fetched = window.fetch;
+        let release;
+        window.engineHeld = new Promise((resolve) => { release = resolve; });
+        window.releaseEngine = () => release();
+        window.fetch = (input, init) => String(input).endsWith("/offline/manifest.json")
+          ? window.engineHeld.then(() => fetched(input, init)) : fetched(input, init);"""
     )
-    page.evaluate("caches.delete('engine-snapshot')")
     page.context.set_offline(True)
     page.reload()
-    fill_round(page, *HANDS[0])
-    page.get_by_role("button", name="Save round").click()
     working = page.locator("#entry [data-working]")
-    expect(working).to_be_visible()
-    expect(working).to_have_text("Round kept on this phone: working out the scores…")
-    expect(page.locator("[data-not-saved]")).to_be_hidden()
-    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
-    typed = page.locator("input[name=hand-0]")
-    assert typed.evaluate("(input) => Boolean(input.closest('[inert]'))")  # kept as saved
+    for number, (declarer, hands) in enumerate(HANDS[:2], 1):
+        fill_round(page, declarer, hands)
+        page.get_by_role("button", name="Save round").click()
+        expect(page.get_by_role("heading", name=f"Round {number + 1}")).to_be_visible()
+        expect(working).to_have_text("Round kept on this phone: working out the scores…")
+        expect(page.locator("input[name=hand-0]")).to_have_value("")
+    expect(page.locator("[data-offline-note]")).to_contain_text("2 rounds waiting to be sent")
+    kept_rows = page.locator(".scoreboard tbody tr.waiting th")
+    expect(kept_rows).to_have_text(["1", "2"])
+    assert not page.locator("input[name=hand-0]").evaluate("(input) => input.closest('[inert]')")
+    page.locator("input[name=hand-0]").fill("11")  # round 3, typed while the engine starts
     screenshot(page, "offline-working-it-out")
-    kept = page.evaluate(
-        """async (id) => (await (await import("/static/offline/kept.js")).pending.of(id)).length""",
-        match.public_id,
-    )
-    assert kept == 1
 
-    expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=READY_MS)
-    expect(working).to_have_count(1)  # the next round's form, drawn by the engine
-    expect(working).to_be_hidden()
-    expect(page.locator("[data-not-saved]")).to_be_hidden()
-    declarer, hands = HANDS[0]
-    entry = {"declarer": declarer, "hands": hands}
-    assert totals(page) == [str(t) for t in rules.score(match.document([entry]))["totals"]]
+    page.evaluate("window.releaseEngine()")
+    expect(working).to_be_hidden(timeout=READY_MS)
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    expect(page.locator("input[name=hand-0]")).to_have_value("11")
+    entries = [{"declarer": d, "hands": h} for d, h in HANDS[:2]]
+    assert totals(page) == [str(t) for t in rules.score(match.document(entries))["totals"]]
     assert Round.objects.count() == 0
 
     page.context.set_offline(False)
     expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
-    assert [r.entry for r in Round.objects.all()] == [entry]
+    assert [r.entry for r in Round.objects.order_by("number")] == entries
     assert totals(page) == server_totals(match)
 
 

@@ -96,6 +96,7 @@ export function saveHere(form, requestConfig) {
     }
     record.seq = await kept.pending.add(record);
     phone.pending.push(record);
+    nextRound(form);
     update();
   }).catch((error) => {
     warn(error);
@@ -103,12 +104,47 @@ export function saveHere(form, requestConfig) {
   });
 }
 
+// The form, once its round is kept while the engine warms up, is the next round's: emptied,
+// under a new key, its number one on (the scoreboard shows the kept round waiting, screen.js).
+function nextRound(form) {
+  form.reset();
+  delete form.dataset.typed;
+  form.elements.entry_key.value = newKey();
+  form.elements.round.value = Number(form.elements.round.value) + 1;
+  const heading = form.querySelector("[data-round-heading]");
+  heading.textContent = heading.textContent.replace(/\d+/, form.elements.round.value);
+  const preview = form.querySelector("#preview");
+  if (preview) preview.replaceChildren();
+}
+
+// What the scorer is typing in the next round's form while kept rounds are worked out, to
+// refill the form the engine draws then: [[name, value], ...], or null when nothing is typed.
+function typing(record) {
+  const form = document.querySelector("#entry[data-typed]");
+  if (!form || form.elements.entry_key.value === record.key) return null;
+  const skip = ["csrfmiddlewaretoken", "version", "entry_key", "round"];
+  return fieldsOf(null, form).filter(([name]) => !skip.includes(name));
+}
+
+function refill(fields) {
+  const form = document.getElementById("entry");
+  if (!form || !fields) return;
+  for (const [name, value] of fields) {
+    for (const input of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+      if (input.type === "radio" || input.type === "checkbox") input.checked = input.value === value;
+      else input.value = value;
+    }
+  }
+  form.dataset.typed = "1";
+}
+
 // The engine's answer to a typed round, shown: the round kept with its entry when it is
 // accepted, else the form refilled with why (a round kept while the engine warmed up no longer
-// waits).
+// waits). What the scorer typed meanwhile in the next round's form stays typed.
 async function workOut(record) {
   const asked = payload({ form: record.fields, entry_key: record.key, next_key: newKey() });
   const answer = JSON.parse(await engine.call("save", asked));
+  const typed = record.seq !== undefined && !answer.error ? typing(record) : null;
   if (answer.error) {
     if (record.seq !== undefined) await kept.pending.drop(record);
     phone.pending = phone.pending.filter((waiting) => waiting !== record);
@@ -120,6 +156,7 @@ async function workOut(record) {
     }
   }
   showBody(answer.html);
+  refill(typed);
   update();
   if (!answer.error) {
     // What the round scored, for the scorer to recognise it if another phone interferes.

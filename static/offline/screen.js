@@ -74,15 +74,32 @@ export function update() {
   if (readyLine) readyLine.hidden = !ready || offline() || !entry;
 }
 
-// The form of a round kept while the engine warms up says it is being worked out, and cannot be
-// changed meanwhile: the round is kept as it was saved (unless this phone turned out to have no
-// engine: then the note says the round waits to be sent).
+// While the engine warms up, the form says the rounds kept meanwhile are being worked out
+// (unless this phone turned out to have no engine: then the note says they wait to be sent),
+// and each shows on the scoreboard as a waiting row without scores; the form takes the next
+// round meanwhile.
 function markWorking(entry) {
   const line = entry.querySelector("[data-working]");
   if (!line) return;
-  const key = entry.elements.entry_key.value;
-  line.hidden = phone.engine === false || !phone.pending.some((record) => !record.entry && record.key === key);
-  for (const child of entry.children) child.inert = child !== line && !line.hidden;
+  const kept = phone.engine === false ? [] : phone.pending.filter((record) => !record.kind && !record.entry);
+  line.hidden = !kept.length;
+  const body = document.querySelector(".scoreboard tbody");
+  if (!body) return;
+  body.querySelectorAll("tr[data-kept-row]").forEach((row) => row.remove());
+  const cells = document.querySelectorAll(".scoreboard thead th").length - 1;
+  for (const record of kept) body.append(keptRow(record.position, cells));
+  const none = body.querySelector("td[colspan]:not(.hidden-rows)"); // "No rounds yet."
+  if (none) none.parentElement.hidden = kept.length > 0;
+}
+
+// A round kept while the engine warms up, on the scoreboard: its number, no scores yet.
+function keptRow(position, cells) {
+  const row = Object.assign(document.createElement("tr"), { className: "waiting" });
+  row.dataset.keptRow = "";
+  const number = Object.assign(document.createElement("th"), { scope: "row", textContent: position });
+  if (note) number.title = note.dataset.waitingRow;
+  row.append(number, ...Array.from({ length: cells }, () => Object.assign(document.createElement("td"), { textContent: "…" })));
+  return row;
 }
 
 // On a screen drawn here (the server's carries its state), rounds entered on the phone and not
