@@ -138,11 +138,16 @@ def test_a_change_to_a_round_another_phone_changed_or_deleted_is_asked_in_words(
         "While you were offline, another phone changed round 1.", timeout=20_000
     )
     expect(panel).to_contain_text("While you were offline, another phone deleted round 2.")
-    expect(panel).to_contain_text("Your change to round 1:")
-    expect(panel).to_contain_text("Bo declared")  # what this phone's change was
+    sides = panel.locator(".side")
+    expect(sides.nth(0)).to_contain_text("Round 1 on the server:")
+    expect(sides.nth(0)).to_contain_text("Chen declared")  # what the other phone put there
+    expect(sides.nth(1)).to_contain_text("Your change to round 1:")
+    expect(sides.nth(1)).to_contain_text("Bo declared")  # what this phone's change was
     shots(a, "offline-change-conflict")
     panel.get_by_role("button", name="Put yours in its place").click()
     expect(panel).to_contain_text("Your change to round 2:")
+    expect(panel).not_to_contain_text("While you were offline")  # said once, answered
+    expect(panel.locator(".side")).to_have_count(1)  # round 2 is gone from the server
     expect(panel.get_by_role("button", name="Add it as round 3")).to_be_visible()
     assert entries()[0] == {"declarer": 1, "hands": [9, 2, 4]}
     panel.get_by_role("button", name="Drop it").click()

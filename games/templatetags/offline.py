@@ -74,4 +74,3 @@ def waiting_words():
     words = {name: [form(1), form(2)] for name, form in forms.items()}
     words["and"] = gettext("%(first)s and %(second)s")
     return json.dumps(words, ensure_ascii=False)
-

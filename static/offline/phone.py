@@ -356,6 +356,14 @@ def changed_lines(document, position, language):
         return "".join(f"<li>{phrase(line)}</li>" for line in game.breakdown(table, position))
 
 
+def round_lines(request_text):
+    """What round position (from 1) of the match as the server has it ({"state"}) scores, as
+    the list items of its breakdown: the other phone's side of a question (send.js)."""
+    request = json.loads(request_text)
+    document, position = request["state"]["document"], request["position"] - 1
+    return json.dumps({"html": changed_lines(document, position, request["language"])})
+
+
 def new_match(request_text):
     """games.views.new_match on the phone, with the same form (games.forms.NewMatchForm):
     {"match": the match document} once the form is valid, else {"html": the form refilled as

@@ -148,6 +148,19 @@ export async function serverScreen() {
 
 const line = (tag, text, className = "") => Object.assign(document.createElement(tag), { textContent: text, className });
 
+// One side of a question: its heading and what its round scores (lines: list items drawn by the
+// app's own templates on this phone).
+function side(heading, lines) {
+  const shown = line("div", "", "side");
+  shown.append(line("h2", heading));
+  if (lines) {
+    const list = document.createElement("ul");
+    list.innerHTML = lines;
+    shown.append(list);
+  }
+  return shown;
+}
+
 // What the scorer is asked about a waiting round or change (kind): its heading, and the words
 // of the buttons that send it and that drop it. A change to a round another phone deleted can
 // be added as a new round (addAs); one to a round still there is put in its place (inPlace).
@@ -163,17 +176,19 @@ function choices(words, kind, inPlace, addAs) {
 // [{what, number}]), the round as typed (position, lines) and the server's refusal, if any.
 // Resolves to true when the scorer sends it (a round added as round addAs), false when they
 // drop it.
-export function ask({ kind, why, position, lines, refused, addAs, inPlace }) {
+export function ask({ kind, why, position, lines, refused, addAs, inPlace, theirs }) {
   const words = panel.dataset;
   // (a question kept by an earlier version of this page holds its sentences as they were said)
   const said = (change) => (typeof change === "string" ? change : words[change.what].replace("%(number)s", change.number));
   const children = why.map((change) => line("p", said(change)));
   const [heading, yes, no] = choices(words, kind, inPlace, addAs);
-  children.push(line("h2", heading.replace("%(number)s", position)));
-  if (lines) {
-    const list = document.createElement("ul");
-    list.innerHTML = lines; // drawn by the app's own templates on this phone
-    children.push(list);
+  const yours = side(heading.replace("%(number)s", position), lines);
+  if (theirs) {
+    const sides = line("div", "", "sides");
+    sides.append(side(words.theirs.replace("%(number)s", theirs.position), theirs.lines), yours);
+    children.push(sides);
+  } else {
+    children.push(yours);
   }
   if (refused) children.push(line("p", refused, "error"));
   const add = line("button", yes, "button primary");

@@ -4,6 +4,7 @@
    started on this phone with no network (start.js) is started on the server first, with the
    form kept and its score link (a resend is harmless). */
 import { fetchState, keep } from "./base.js";
+import * as engine from "./engine.js";
 import * as kept from "./kept.js";
 import { changesBetween, differs, exclusive, landedOf, post, postForm, refusal } from "./outbox.js";
 import { ask, askStart, asking, endQuestion, serverScreen, update } from "./screen.js";
@@ -103,12 +104,33 @@ async function question(record, server) {
   await serverScreen();
   const inPlace = server.numbers.includes(record.number);
   const position = inPlace ? server.numbers.indexOf(record.number) + 1 : record.position;
-  const asked = { ...record, position, inPlace, addAs: server.numbers.length + 1 };
+  // A change's round as the server has it (none when deleted meanwhile); for a new round, the
+  // one another phone entered where it was to go.
+  const theirs = await theirSide(record, server, record.kind ? inPlace && position : record.position);
+  const asked = { ...record, position, inPlace, addAs: server.numbers.length + 1, theirs };
   ask(asked).then((adding) => decide(record, adding && { inPlace }));
+}
+
+// The other side of the question: the round the server holds where this phone's round or
+// change goes ({position, lines}: what it scores, worked out by the engine), or null (no such
+// round, a close, or no engine on this phone).
+async function theirSide(record, server, position) {
+  if (!position || record.kind === "close" || !phone.engine || position > server.numbers.length) return null;
+  const asked = JSON.stringify({ state: server, position, language: phone.language });
+  try {
+    return { position, lines: JSON.parse(await engine.call("round_lines", asked)).html };
+  } catch (error) {
+    warn(error);
+    return null;
+  }
 }
 
 function decide(record, adding) {
   serial(async () => {
+    // What changed meanwhile is said once: the questions after this one do not repeat it.
+    for (const other of await kept.pending.of(phone.publicId)) {
+      if (other.ask && other.seq !== record.seq && other.why.length) await kept.pending.put({ ...other, why: [] });
+    }
     if (adding) {
       Object.assign(record, { ask: false, why: [], refused: "" });
       if (record.kind === "change" && !adding.inPlace) {
