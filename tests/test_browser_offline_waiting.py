@@ -19,6 +19,7 @@ from tests.test_browser_offline import (
 from tests.test_browser_offline_change import change_round, delete_round
 
 pytestmark = OFFLINE_MARKS
+LIVE_DELAY = 8_000  # ms: the live check asks every 3 s, and one may be under way
 
 
 @pytest.fixture
@@ -63,3 +64,26 @@ def test_a_waiting_round_changed_and_one_deleted_before_sending(phone, match):
     assert Round.objects.filter(match=match, deleted__isnull=False).count() == 0
     assert server_totals(match) == shown == totals(page)
     assert [url.rsplit("/m/", 1)[1].split("/", 1)[1] for url in posted] == ["rounds/", "rounds/"]
+
+
+def test_a_phone_whose_round_another_phone_changed_is_told_on_its_next_live_update(phone, match):
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    for number, (declarer, hands) in enumerate(HANDS[:2], 1):
+        fill_round(page, declarer, hands)
+        save_round(page, number)
+    told = page.locator("[data-changed-note]")
+    change_round(page, 1, 1, [9, 2, 4])  # this phone's own change is not told
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+
+    match.change_round(2, {"declarer": 1, "hands": [30, 1, 20]})  # another phone, say
+    expect(told).to_have_text(
+        "Round 2 was changed on another phone.See History", timeout=LIVE_DELAY
+    )
+    expect(told.get_by_role("link", name="See History")).to_have_attribute(
+        "href", f"/m/{match.public_id}/history/"
+    )
+    screenshot(page, "round-changed-elsewhere")
+    page.reload()  # told once
+    expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
+    expect(told).to_be_hidden()

@@ -3,11 +3,16 @@
    answer) or from offline.json, and kept in IndexedDB. */
 import { bases } from "./kept.js";
 import { stateOf } from "./outbox.js";
-import { update } from "./screen.js";
+import { tellChanged, update } from "./screen.js";
 import { phone, serial, warn } from "./state.js";
+import { changedElsewhere, wrote } from "./written.js";
 
+// The server's state becomes the base; a round of this phone's it holds with other values is
+// told (another phone changed it).
 export function keep(state) {
   phone.base = state;
+  const changed = changedElsewhere(state);
+  if (changed.length) tellChanged(changed);
   return bases.put(state);
 }
 
@@ -30,6 +35,7 @@ export function takePageState() {
   let state = pageState();
   if (!phone.publicId || !state || phone.pending.length || (base && base.version > state.version)) return;
   if ("after" in state) { // a save's answer: the round it added to the version saved from
+    wrote(state.number, state.round);
     if (!base || base.version !== state.after) { takeState(); return; }
     state = {
       public_id: base.public_id, day: base.day, version: state.version, numbers: [...base.numbers, state.number],

@@ -28,6 +28,7 @@ import { asking, canAsk, notSaved, showBody, update } from "./screen.js";
 import { sendAll } from "./outbox.js";
 import { sync } from "./send.js";
 import { offline, phone, seen, unsent, warn } from "./state.js";
+import { forget } from "./written.js";
 
 document.addEventListener("htmx:beforeRequest", (event) => {
   const elt = event.detail.elt;
@@ -129,6 +130,14 @@ document.addEventListener("submit", (event) => {
   event.preventDefault();
   event.stopPropagation(); // nor sent by htmx (the Undo after a save: partials/undo.html)
   changeHere(form);
+}, true);
+
+// A round this phone changes or deletes (online or not, the Undo too) is no longer the one it
+// wrote: its change is never told as another phone's (written.js).
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  const round = form.action && /\/rounds\/(\d+)\/(delete\/)?$/.exec(new URL(form.action).pathname);
+  if (round) forget(Number(round[1]));
 }, true);
 
 window.addEventListener("online", () => {

@@ -9,6 +9,7 @@ const root = document.documentElement;
 const note = document.querySelector("[data-offline-note]");
 const panel = document.querySelector("[data-offline-conflict]");
 const readyLine = document.querySelector("[data-offline-ready]");
+const changedNote = document.querySelector("[data-changed-note]");
 
 export const canAsk = Boolean(panel);
 export const asking = () => Boolean(panel && !panel.hidden);
@@ -235,3 +236,17 @@ export function shownVersion() {
   const found = live && /[?&]v=(\d+)/.exec(live.getAttribute("hx-get") || "");
   return found ? Number(found[1]) : null;
 }
+
+// Rounds this phone wrote that another phone has changed since (base.js): said above the match,
+// with a link to the match's History, until the page is left.
+export function tellChanged(numbers) {
+  if (!changedNote) return;
+  const words = changedNote.dataset;
+  const lines = numbers.map((number) => span(words.changed.replace("%(number)s", number)));
+  const history = Object.assign(document.createElement("a"), {
+    href: `/m/${phone.publicId}/history/`, textContent: words.history,
+  });
+  changedNote.replaceChildren(...lines, history);
+  changedNote.hidden = false;
+}
+

@@ -9,6 +9,7 @@ import * as kept from "./kept.js";
 import { changesBetween, differs, exclusive, landedOf, post, postForm, refusal } from "./outbox.js";
 import { ask, askStart, asking, endQuestion, serverScreen, update } from "./screen.js";
 import { newKey, phone, serial, unsent, warn } from "./state.js";
+import { wrote } from "./written.js";
 
 const RETRY_MS = 10000;
 const sending = { run: null, lastFailure: 0 };
@@ -47,7 +48,11 @@ async function send() {
       changes.push({ what: "differs", number: server.keys.indexOf(record.key) + 1 });
       record.key = newKey(); // the server holds its key: added, it is a new round
     }
-    for (const record of landed) await kept.pending.drop(record);
+    for (const record of landed) {
+      const k = record.kind ? -1 : server.keys.indexOf(record.key);
+      if (k >= 0) wrote(server.numbers[k], server.document.rounds[k]); // this phone's round now
+      await kept.pending.drop(record);
+    }
     await keep(server); // this phone's rounds and changes that landed are now the server's
     phone.pending = rest;
     // The match moved: every waiting round or change is the scorer's to send or drop (a close
