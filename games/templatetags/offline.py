@@ -9,7 +9,7 @@ exactly what its screen showed.
 import json
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
@@ -74,3 +74,17 @@ def waiting_words():
     words = {name: [form(1), form(2)] for name, form in forms.items()}
     words["and"] = gettext("%(first)s and %(second)s")
     return json.dumps(words, ensure_ascii=False)
+
+
+@register.simple_tag
+def offline_preloads():
+    """<link rel=modulepreload> for each module the match page's offline.js imports, at once."""
+    from django.templatetags.static import static
+
+    from games.offline import modules_of
+
+    return format_html_join(
+        "",
+        '<link rel="modulepreload" href="{}">',
+        ((static(f"offline/{name}"),) for name in modules_of()),
+    )

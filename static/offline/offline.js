@@ -20,6 +20,7 @@
    engine draws the match there from its base (send.js starts it on the server first). This
    module wires the others to htmx's events and starts them. */
 import { takePageState, takeState } from "./base.js";
+import { possible, start as startRuntime } from "./engine.js";
 import * as kept from "./kept.js";
 import {
   canKeep, canScore, changeHere, handledHere, openRound, previewHere, saveHere, showMatch, startEngine,
@@ -192,13 +193,19 @@ async function takeKept() {
   }
 }
 
+// The offline manifest (the runtime's and the bundles' addresses), once a page asks for it.
+const manifest = { asked: null };
+function offlineManifest() {
+  manifest.asked ||= fetch("/offline/manifest.json", { credentials: "same-origin" }).then((response) => response.json());
+  return manifest.asked;
+}
+
 // The engine, started for the match on the screen (none on a watch link or an empty shell).
 async function startScoring() {
   if (!phone.publicId || (phone.shell && !phone.base)) return; // no match here to score
   if (phone.pending.length || unsent()) sync();
   try {
-    const response = await fetch("/offline/manifest.json", { credentials: "same-origin" });
-    await startEngine(await response.json());
+    await startEngine(await offlineManifest());
   } catch (error) {
     warn(error);
   }
@@ -206,10 +213,14 @@ async function startScoring() {
   update();
 }
 
-// A phone whose engine was warm before has its files: the engine starts at once, beside the
-// service worker's registration (reopened offline, the page is scoring sooner). Else both wait
+// A phone whose engine was warm before has its files: its runtime starts loading at once,
+// beside reading what the phone keeps of the match, and the engine then draws at once, beside
+// the service worker's registration (reopened offline, the page scores sooner). Else both wait
 // until the page is idle, the page's own requests first.
 async function start() {
+  if (phone.warmBefore && phone.publicId) {
+    offlineManifest().then((files) => possible(files) && startRuntime(files)).catch(warn);
+  }
   if (phone.publicId) await takeKept().catch(warn); // no IndexedDB (a private window): online only
   update();
   const live = document.querySelector("[data-live]");

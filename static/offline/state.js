@@ -18,9 +18,11 @@ export const phone = {
   warmBefore: localStorage.getItem("engine:warm") === "1",
   base: null, // the match as the server had it when the phone last saw it (offline.json)
   pending: [], // rounds entered on this phone and not yet sent, oldest first
-  // The page is kept for reopening with no network (the shell always is; without a service
-  // worker there is nowhere to keep it).
-  pageKept: shell || !("serviceWorker" in navigator && window.isSecureContext),
+  // The page is kept for reopening with no network: the shell always is; a page the service
+  // worker answered is (it keeps each match page it passes on); without a service worker there
+  // is nowhere to keep it.
+  pageKept: shell || !("serviceWorker" in navigator && window.isSecureContext)
+    || Boolean(navigator.serviceWorker.controller),
   // The service worker answered with its copy of the page (sw.js marks it): when the server
   // sent that copy, until the server answers this page.
   keptAt: "keptAt" in root.dataset ? Number(root.dataset.keptAt) : null,
