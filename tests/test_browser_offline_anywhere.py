@@ -62,6 +62,7 @@ def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
     page.context.set_offline(False)  # only Home is open
     expect(status).to_contain_text("Sent to the server: 6 rounds", timeout=30_000)
     expect(status).not_to_contain_text("waiting")
+    expect(status).not_to_contain_text("Offline")  # the server answered
     expect(page.locator("[data-waiting-row]")).to_have_count(0)
     screenshot(page, "home-sent")
     for match, hands, totals in zip(matches, [HANDS[:1], HANDS[:2], HANDS], shown):

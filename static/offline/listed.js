@@ -68,7 +68,7 @@ function show(byMatch, asks, sent) {
   const all = Object.values(byMatch).flat();
   const lines = [];
   const keptAt = Number(document.documentElement.dataset.keptAt);
-  if (keptAt) lines.push(said.asOf.replace("%(time)s", clock(keptAt)));
+  if (keptAt && !sending.answered) lines.push(said.asOf.replace("%(time)s", clock(keptAt)));
   if (sent.length) lines.push(said.sent.replace("%(what)s", counted(sent, words)));
   if (all.length) {
     const count = Object.values(byMatch).filter((records) => records.length).length;
@@ -78,7 +78,9 @@ function show(byMatch, asks, sent) {
   status.hidden = !lines.length;
 }
 
-const sending = { run: null, sent: [] };
+// What this page sent, and whether the server answered it (a kept copy is then no longer
+// said to be offline).
+const sending = { run: null, sent: [], answered: false };
 
 // Counts what waits, sends it when the browser has a network, and counts again.
 async function refresh() {
@@ -87,6 +89,7 @@ async function refresh() {
   sending.run = sendAll()
     .then(async ({ sent, asks }) => {
       sending.sent.push(...sent);
+      sending.answered ||= sent.length > 0 || asks.length > 0;
       show(await waiting(), asks, sending.sent);
     })
     .catch((error) => console.warn("offline:", error)) // the server did not answer: later
