@@ -6,6 +6,7 @@
    back. A page the service worker answered from its copy says as of when. */
 import { bases } from "./kept.js";
 import { counted, matches, sendAll, waiting } from "./outbox.js";
+import { clock } from "./state.js";
 
 const place = document.querySelector("[data-kept-matches]");
 const model = document.querySelector("template[data-kept-match]");
@@ -38,12 +39,6 @@ async function list() {
   place.append(...missing.map((base) => link(base, words)));
   place.hidden = false;
   for (const none of document.querySelectorAll("[data-no-matches]")) none.hidden = true;
-}
-
-// The time in the reader's language, in Latin digits as the rest of the list.
-function clock(time) {
-  const shown = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", numberingSystem: "latn" };
-  return new Date(time).toLocaleTimeString(document.documentElement.lang, shown);
 }
 
 // Each match's row says what of it waits ("3 rounds waiting to be sent"), or that its page must

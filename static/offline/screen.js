@@ -3,7 +3,7 @@
    and its line below the match, and the question about a waiting round or change. The words are the template's
    (match.html and its partials), in the reader's language. */
 import { counted } from "./outbox.js";
-import { offline, phone, unsent } from "./state.js";
+import { clock, offline, phone, unsent } from "./state.js";
 
 const root = document.documentElement;
 const note = document.querySelector("[data-offline-note]");
@@ -17,13 +17,6 @@ export const asking = () => Boolean(panel && !panel.hidden);
 export function showBody(html) {
   htmx.swap(document.getElementById("match-body"), html,
             { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
-}
-
-// The time in the reader's language with the digits every score on the screen is written in
-// (Latin: a Persian clock beside Latin scores would read two kinds of digit).
-function clock(time) {
-  const shown = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", numberingSystem: "latn" };
-  return new Date(time).toLocaleTimeString(phone.language, shown);
 }
 
 function span(text) {

@@ -63,3 +63,10 @@ export function csrf() {
 
 // What went wrong where nobody is waiting for an answer: for whoever looks at the console.
 export const warn = (error) => console.warn("offline:", error);
+
+// The time in the reader's language with the digits every score on the screen is written in
+// (Latin: a Persian clock beside Latin scores would read two kinds of digit).
+export function clock(time) {
+  const shown = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", numberingSystem: "latn" };
+  return new Date(time).toLocaleTimeString(phone.language, shown);
+}
