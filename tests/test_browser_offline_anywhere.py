@@ -6,7 +6,6 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round
-from tests.conftest import screenshot
 from tests.test_browser_offline import (
     HANDS,
     OFFLINE_MARKS,
@@ -15,6 +14,7 @@ from tests.test_browser_offline import (
     save_round,
     server_totals,
 )
+from tests.test_browser_offline_start import shots
 
 pytestmark = OFFLINE_MARKS
 
@@ -57,14 +57,14 @@ def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
     expect(row).to_contain_text("3 rounds waiting to be sent")
     page.goto("/")
     expect(status).to_contain_text("6 rounds of 3 matches waiting to be sent")
-    screenshot(page, "home-waiting")
+    shots(page, "home-waiting")
 
     page.context.set_offline(False)  # only Home is open
     expect(status).to_contain_text("Sent to the server: 6 rounds", timeout=30_000)
     expect(status).not_to_contain_text("waiting")
     expect(status).not_to_contain_text("Offline")  # the server answered
     expect(page.locator("[data-waiting-row]")).to_have_count(0)
-    screenshot(page, "home-sent")
+    shots(page, "home-sent")
     for match, hands, totals in zip(matches, [HANDS[:1], HANDS[:2], HANDS], shown):
         stored = [r.entry for r in Round.objects.filter(match=match).order_by("number")]
         assert stored == [{"declarer": d, "hands": h} for d, h in hands]

@@ -6,7 +6,6 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round
-from tests.conftest import screenshot
 from tests.test_browser_offline import (
     HANDS,
     OFFLINE_MARKS,
@@ -17,6 +16,7 @@ from tests.test_browser_offline import (
     totals,
 )
 from tests.test_browser_offline_change import change_round, delete_round
+from tests.test_browser_offline_start import shots
 
 pytestmark = OFFLINE_MARKS
 LIVE_DELAY = 8_000  # ms: the live check asks every 3 s, and one may be under way
@@ -51,7 +51,7 @@ def test_a_waiting_round_changed_and_one_deleted_before_sending(phone, match):
     expect(note).to_contain_text("2 rounds waiting to be sent")
     expect(page.locator(".scoreboard tbody tr")).to_have_count(2)
     expect(page.locator(".breakdown")).to_contain_text("Chen declared")
-    screenshot(page, "offline-waiting-fixed")
+    shots(page, "offline-waiting-fixed")
     shown = totals(page)
 
     page.context.set_offline(False)
@@ -83,7 +83,7 @@ def test_a_phone_whose_round_another_phone_changed_is_told_on_its_next_live_upda
     expect(told.get_by_role("link", name="See History")).to_have_attribute(
         "href", f"/m/{match.public_id}/history/"
     )
-    screenshot(page, "round-changed-elsewhere")
+    shots(page, "round-changed-elsewhere")
     page.reload()  # told once
     expect(page.get_by_role("heading", name="Round 3")).to_be_visible()
     expect(told).to_be_hidden()
