@@ -20,7 +20,7 @@ export function stable(value) {
 // and server, this phone's own rounds (mine: their keys) and changes that landed (ours: the
 // numbers of the rounds they changed, deleted or restored, and "closed" for a close) apart, as
 // [{what, number}].
-export function changesBetween(since, server, mine, ours) {
+function changesBetween(since, server, mine, ours) {
   const said = [];
   const at = new Map(server.numbers.map((number, k) => [number, k]));
   since.numbers.forEach((number, k) => {
@@ -58,7 +58,7 @@ export function differs(record, server) {
 // what was typed; a round deleted that it does not hold, one restored that it does; and, from
 // the oldest on while each has landed (a resend after a lost answer), a change whose round
 // holds its entry, a close that left the match as it says.
-export function landedOf(pending, server) {
+function landedOf(pending, server) {
   const deleted = new Set(server.deleted_keys);
   const at = new Map(server.numbers.map((number, k) => [number, k]));
   const holds = (record) => at.has(record.number) && stable(server.document.rounds[at.get(record.number)]) === stable(record.entry);
@@ -76,6 +76,17 @@ export function landedOf(pending, server) {
     before = before && done;
   }
   return landed;
+}
+
+// What the server's state says of what waits on the phone since base: the records it has
+// already (landed), the rest, and what another phone did meanwhile (changes, as changesBetween).
+export function compared(pending, base, server) {
+  const landed = landedOf(pending, server);
+  const rest = pending.filter((record) => !landed.includes(record));
+  const ours = new Set(landed.filter((record) => record.kind)
+    .map((record) => (record.kind === "close" ? "closed" : record.number)));
+  const keys = pending.filter((record) => !record.kind).map((record) => record.key);
+  return { landed, rest, changes: changesBetween(base, server, keys, ours) };
 }
 
 // The match as the server has it now (its offline state).
@@ -163,12 +174,8 @@ async function sendMatch(publicId) {
     if (!pending.length) break;
     if (pending.some((record) => record.ask)) return "asks"; // asked already, not answered
     const server = await stateOf(publicId);
-    const landed = landedOf(pending, server);
-    const rest = pending.filter((record) => !landed.includes(record));
-    const ours = new Set(landed.filter((record) => record.kind)
-      .map((record) => (record.kind === "close" ? "closed" : record.number)));
-    const keys = pending.filter((record) => !record.kind).map((record) => record.key);
-    if (changesBetween(base, server, keys, ours).length || rest.some((record) => differs(record, server))) return "asks";
+    const { landed, rest, changes } = compared(pending, base, server);
+    if (changes.length || rest.some((record) => differs(record, server))) return "asks";
     for (const record of landed) await kept.pending.drop(record);
     await kept.bases.put(server);
     base = server;

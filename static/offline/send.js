@@ -6,7 +6,7 @@
 import { fetchState, keep } from "./base.js";
 import * as engine from "./engine.js";
 import * as kept from "./kept.js";
-import { changesBetween, differs, exclusive, landedOf, post, postForm, refusal } from "./outbox.js";
+import { compared, differs, exclusive, post, postForm, refusal } from "./outbox.js";
 import { ask, askStart, asking, endQuestion, serverScreen, update } from "./screen.js";
 import { newKey, phone, serial, unsent, warn } from "./state.js";
 import { wrote } from "./written.js";
@@ -38,12 +38,7 @@ async function send() {
     // Nothing waits: the screen stays as it is, unless this run sent or started something.
     if (!phone.pending.length) return step || starting ? finish() : undefined;
     const server = await fetchState();
-    const landed = landedOf(phone.pending, server);
-    const rest = phone.pending.filter((record) => !landed.includes(record));
-    const ours = new Set(landed.filter((record) => record.kind)
-      .map((record) => (record.kind === "close" ? "closed" : record.number)));
-    const keys = phone.pending.filter((record) => !record.kind).map((record) => record.key);
-    const changes = changesBetween(phone.base, server, keys, ours);
+    const { landed, rest, changes } = compared(phone.pending, phone.base, server);
     for (const record of rest.filter((waiting) => differs(waiting, server))) {
       changes.push({ what: "differs", number: server.keys.indexOf(record.key) + 1 });
       record.key = newKey(); // the server holds its key: added, it is a new round
