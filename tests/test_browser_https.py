@@ -33,6 +33,7 @@ from tests.test_browser_offline import (
     fill_round,
     ready,
     save_round,
+    wait_until_kept,
 )
 
 pytestmark = OFFLINE_MARKS
@@ -148,6 +149,7 @@ def test_over_caddys_https_a_match_reopens_and_scores_with_no_network(trusting_p
     fill_round(page, 0, [7, 15, 20])
     save_round(page, 1)
     assert rounds_on_server(table) == 1
+    wait_until_kept(page, 1)
 
     page.context.set_offline(True)
     page.reload()  # answered by the service worker, from a copy perhaps kept before round 1:

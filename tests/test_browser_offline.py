@@ -50,6 +50,27 @@ def ready(page):
     expect(page.locator("html[data-offline=ready]")).to_have_count(1, timeout=READY_MS)
 
 
+# How many rounds the phone keeps of the match on its screen (its base in IndexedDB, kept.js).
+KEPT_ROUNDS = """() => new Promise((resolve, reject) => {
+  const publicId = location.pathname.split("/")[2];
+  const opened = indexedDB.open("scorekeeper-offline");
+  opened.onerror = () => reject(opened.error);
+  opened.onsuccess = () => {
+    const asked = opened.result.transaction("bases").objectStore("bases").get(publicId);
+    asked.onsuccess = () => {
+      opened.result.close();
+      resolve(asked.result ? asked.result.document.rounds.length : 0);
+    };
+  };
+})"""
+
+
+def wait_until_kept(page, rounds):
+    """Wait until the phone keeps the match with this many rounds (a save's answer is kept a
+    moment after it is drawn: a reload at once may find the phone's state before it)."""
+    page.wait_for_function(f"({KEPT_ROUNDS})().then((kept) => kept === {rounds})")
+
+
 def fill_round(page, declarer, hands):
     page.locator(f"input[name=declarer][value='{declarer}']").check(force=True)
     for seat, hand in enumerate(hands):

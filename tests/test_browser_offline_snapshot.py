@@ -41,13 +41,25 @@ BREAK = """async () => {
 }"""
 
 
+def measures(page):
+    """The names of the steps the page's engine measured (its worker's timeline)."""
+    [worker] = [worker for worker in page.workers if worker.url.endswith("/worker.js")]
+    return worker.evaluate("performance.getEntriesByType('measure').map((e) => e.name)")
+
+
 def start_path(page):
     """Which start the page's engine made: 'cold' or 'snapshot' (its worker's measure)."""
-    [worker] = [worker for worker in page.workers if worker.url.endswith("/worker.js")]
-    return worker.evaluate(
-        "performance.getEntriesByType('measure').map((e) => e.name)"
-        ".filter((name) => name.startsWith('start: ')).map((name) => name.slice(7))"
-    )
+    return [name[7:] for name in measures(page) if name.startswith("start: ")]
+
+
+def wait_until_snapshot_kept(page):
+    """Wait until the page's engine says it has kept its snapshot: the cache may list the
+    snapshot while it is still being written."""
+    for _ in range(600):
+        if "snapshot kept" in measures(page):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the engine kept no snapshot within a minute")
 
 
 def reopen_offline_and_score(page, match):
@@ -69,7 +81,8 @@ def test_the_first_visit_keeps_a_snapshot_and_the_reopened_match_starts_from_it(
     page.goto(f"/m/{match.public_id}/")
     ready(page)
     assert start_path(page) == ["cold"]
-    page.wait_for_function(f"({KEPT})().then((size) => size > 1e6)", timeout=60_000)
+    wait_until_snapshot_kept(page)
+    assert page.evaluate(KEPT) > 1e6
     reopen_offline_and_score(page, match)
     assert start_path(page) == ["snapshot"]
 
@@ -78,7 +91,8 @@ def test_a_broken_snapshot_is_dropped_and_the_engine_starts_cold_and_scores(phon
     page = phone
     page.goto(f"/m/{match.public_id}/")
     ready(page)
-    page.wait_for_function(BREAK, timeout=60_000)
+    wait_until_snapshot_kept(page)
+    assert page.evaluate(BREAK)
     reopen_offline_and_score(page, match)
     assert start_path(page) == ["cold"]
     # The broken one is replaced by a good one, made from this cold start.
