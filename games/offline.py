@@ -13,7 +13,9 @@ its content, so a phone keeps it until it changes:
 - manifest.json: where the runtime and the current bundles are;
 - /sw.js: the service worker (static/offline/sw.js), which keeps the app shell, the home,
   History and new-match pages, and each opened match on the phone (static/offline/listed.js
-  lists on home and History the matches the phone keeps that a kept copy does not);
+  lists on home and History the matches the phone keeps that a kept copy does not); where the
+  browser has Background Sync, as a module that also sends what waits once the phone is online,
+  with no page of the app open (static/offline/sw_sync.js);
 - /offline/match/: the match page with no match in it, for a match started on the phone with
   no network (its score link made there): the phone draws the match into it;
 - /m/<score link>/offline.json: the match as the server has it, which the phone's own rounds
@@ -226,10 +228,15 @@ def shell():
 
 @require_GET
 def service_worker(request):
-    """static/offline/sw.js with the version of what it keeps (a new version replaces it)."""
+    """static/offline/sw.js with the version of what it keeps (a new version replaces it); with
+    ?module, as a module that imports static/offline/sw_sync.js too (Background Sync: offline.js
+    registers it so where the browser has it)."""
     if WORKER["script"] is None or settings.DEBUG:
         WORKER["script"] = worker_script()
-    response = HttpResponse(WORKER["script"], content_type="text/javascript")
+    script = WORKER["script"]
+    if "module" in request.GET:
+        script += f'\nimport "{static("offline/sw_sync.js")}";\n'
+    response = HttpResponse(script, content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response
 

@@ -1,6 +1,9 @@
 """What waits on the phone is sent from any page of the app: three matches scored with no
 network reach the server once when the network comes back with only Home open; Home and
-History count what waits, say "as of" on a kept copy, and say what was sent."""
+History count what waits, say "as of" on a kept copy, and say what was sent. Where the browser
+has Background Sync, the service worker sends it with no page of the app open."""
+
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -44,7 +47,9 @@ def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
         page.goto(f"/m/{match.public_id}/")
         ready(page)
     posted = []
-    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    page.context.on(
+        "requestfinished", lambda r: posted.append(r.url) if r.method == "POST" else None
+    )
     page.context.set_offline(True)
     shown = [score_offline(page, match, HANDS[: k + 1]) for k, match in enumerate(matches)]
     assert Round.objects.count() == 0
@@ -69,7 +74,9 @@ def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
         stored = [r.entry for r in Round.objects.filter(match=match).order_by("number")]
         assert stored == [{"declarer": d, "hands": h} for d, h in hands]
         assert server_totals(match) == totals
-    assert len([url for url in posted if url.endswith("/rounds/")]) == 6  # each round once
+    assert (
+        len([url for url in posted if url.endswith("/rounds/")]) == 6
+    )  # each round once, by Home or the service worker
 
     page.reload()  # nothing waits any more: nothing is said, nothing sent again
     expect(page.locator("a.match-link").first).to_be_visible()
@@ -96,3 +103,73 @@ def test_a_match_page_sends_what_waits_for_the_phones_other_matches(phone, match
     stored = [r.entry for r in Round.objects.filter(match=first).order_by("number")]
     assert stored == [{"declarer": d, "hands": h} for d, h in HANDS[:2]]
     assert Round.objects.filter(match=second).count() == 0
+
+
+def sync_registration(page):
+    """The page's service worker registration as DevTools sees it (its Application panel): the
+    browser fires Background Sync events to a worker it watches as to any other."""
+    devtools = page.context.new_cdp_session(page)
+    seen = []
+    devtools.on(
+        "ServiceWorker.workerRegistrationUpdated", lambda e: seen.extend(e["registrations"])
+    )
+    devtools.send("ServiceWorker.enable")
+    page.wait_for_function("navigator.serviceWorker.ready")
+    for _ in range(50):
+        if seen:
+            break
+        page.wait_for_timeout(100)
+    [registration] = seen
+    return devtools, registration
+
+
+def rounds_sent(match, count, seconds):
+    """Wait until the server holds count rounds of the match: whether it did."""
+    for _ in range(seconds * 5):
+        if Round.objects.filter(match=match).count() == count:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_with_no_page_of_the_app_open_the_service_worker_sends_what_waits(phone, matches):
+    """Background Sync (Chromium): rounds kept offline, every page of the app left; once the
+    browser is online it wakes the service worker, which sends them, each once."""
+    match = matches[0]
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    worker = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
+    assert worker.endswith("/sw.js?module")
+    devtools, registration = sync_registration(page)
+    posted = []
+    page.context.on("requestfinished", lambda r: posted.append(r) if r.method == "POST" else None)
+    page.context.set_offline(True)
+    shown = score_offline(page, match, HANDS[:2])
+    tags = page.evaluate("navigator.serviceWorker.ready.then((r) => r.sync.getTags())")
+    assert tags == ["send-waiting"]
+
+    page.goto("about:blank")  # no page of the app open
+    page.context.set_offline(False)
+    if not rounds_sent(match, 2, 10):  # the browser's own timing: else fired as DevTools does
+        devtools.send(
+            "ServiceWorker.dispatchSyncEvent",
+            {
+                "origin": registration["scopeURL"].rstrip("/"),
+                "registrationId": registration["registrationId"],
+                "tag": "send-waiting",
+                "lastChance": False,
+            },
+        )
+    assert rounds_sent(match, 2, 20)
+    page.wait_for_timeout(2000)  # and nothing more
+    stored = [r.entry for r in Round.objects.filter(match=match).order_by("number")]
+    assert stored == [{"declarer": d, "hands": h} for d, h in HANDS[:2]]
+    assert server_totals(match) == shown
+    sent = [request for request in posted if request.url.endswith("/rounds/")]
+    assert len(sent) == 2
+    assert all(request.service_worker for request in sent)  # sent by the service worker
+
+    page.goto(f"/m/{match.public_id}/")  # nothing waits: the server's match, as sent
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(2)
+    expect(page.locator("[data-offline-note]")).to_be_hidden()

@@ -69,7 +69,8 @@ def test_a_round_changed_and_one_deleted_offline_reach_the_server_once_in_order(
     reach the server in that order, each once, even when the change's first answer is lost."""
     page = phone
     posted = []
-    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    # every POST asked, the page's or the service worker's (the one whose answer is lost too)
+    page.context.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
 
     lost = []
 
@@ -185,7 +186,9 @@ def test_a_round_deleted_online_is_restored_offline_and_reaches_the_server_once(
     deleted and restored there, is not sent at all): back online round 2 is live again, once."""
     page = phone
     posted = []
-    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    page.context.on(
+        "requestfinished", lambda r: posted.append(r.url) if r.method == "POST" else None
+    )
     match.delete_round(2)
     open_offline(page, match)
     deleted = page.locator("[data-offline-deleted]")

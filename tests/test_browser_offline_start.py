@@ -153,7 +153,7 @@ def test_a_start_the_network_fails_is_made_on_the_phone_and_sent_later(phone):
         posted.append(route.request.post_data)
         return route.abort("connectionrefused")
 
-    page.route("**/new/least_score/", refuse)
+    page.context.route("**/new/least_score/", refuse)  # the page's and the service worker's
     page.goto("/new/least_score/")
     page.locator("input[name=player_0]").fill("Ann")
     page.locator("input[name=player_1]").fill("Bo")
@@ -163,7 +163,7 @@ def test_a_start_the_network_fails_is_made_on_the_phone_and_sent_later(phone):
     assert f"public_id={public_id}" in posted[0]
     assert Match.objects.count() == 1
 
-    page.unroute("**/new/least_score/")
+    page.context.unroute("**/new/least_score/")
     expect(page.locator("#offline-state")).to_have_count(1, timeout=30_000)
     assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
 

@@ -32,7 +32,9 @@ def match():
 def test_a_waiting_round_changed_and_one_deleted_before_sending(phone, match):
     page = phone
     posted = []
-    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    page.context.on(
+        "requestfinished", lambda r: posted.append(r.url) if r.method == "POST" else None
+    )
     page.goto(f"/m/{match.public_id}/")
     ready(page)
     page.context.set_offline(True)

@@ -306,6 +306,24 @@ def test_the_service_worker_keeps_the_pages_that_start_and_find_a_match(client):
         assert "offline/listed.js" in client.get(listing).content.decode()
 
 
+@pytest.mark.django_db
+def test_the_service_worker_as_a_module_sends_what_waits_too(client):
+    """Where the browser has Background Sync, /sw.js?module is the same service worker with
+    static/offline/sw_sync.js imported, and through it the sender every page uses."""
+    classic = client.get("/sw.js").content.decode()
+    module = client.get("/sw.js?module")
+    assert module["Content-Type"].startswith("text/javascript")
+    assert module.content.decode().startswith(classic)
+    [imported] = re.findall(r'^import "([^"]+)";$', module.content.decode(), re.M)
+    assert imported.endswith("/offline/sw_sync.js")
+    assert with_imports({imported}) >= {
+        imported,
+        "/static/offline/outbox.js",
+        "/static/offline/kept.js",
+    }
+    assert not re.search(r"^import ", classic, re.M)  # a classic script: every browser runs it
+
+
 def with_imports(urls):
     """These static files, the modules they import and the workers they start, all the way."""
     found, todo = set(), list(urls)

@@ -77,16 +77,20 @@ function show(byMatch, asks, sent) {
 // said to be offline).
 const sending = { run: null, sent: [], answered: false };
 
+// What was sent, by this page or by the service worker (sw_sync.js), is said, and what waits
+// counted again.
+async function told({ sent, asks }) {
+  sending.sent.push(...sent);
+  sending.answered ||= sent.length > 0 || asks.length > 0;
+  show(await waiting(), asks, sending.sent);
+}
+
 // Counts what waits, sends it when the browser has a network, and counts again.
 async function refresh() {
   show(await waiting(), [], sending.sent);
   if (!navigator.onLine || sending.run) return;
   sending.run = sendAll()
-    .then(async ({ sent, asks }) => {
-      sending.sent.push(...sent);
-      sending.answered ||= sent.length > 0 || asks.length > 0;
-      show(await waiting(), asks, sending.sent);
-    })
+    .then(told)
     .catch((error) => console.warn("offline:", error)) // the server did not answer: later
     .finally(() => { sending.run = null; });
 }
@@ -96,6 +100,7 @@ async function start() {
   if (!status) return;
   await refresh();
   window.addEventListener("online", refresh);
+  navigator.serviceWorker?.addEventListener("message", (event) => event.data.sent && told(event.data.sent));
   setInterval(async () => {
     if (Object.keys(await waiting()).length) refresh();
   }, RETRY_MS);

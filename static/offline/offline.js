@@ -167,7 +167,9 @@ function keepPage() {
 
 async function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  // Where the browser has Background Sync, the service worker is a module that sends too (sw_sync.js).
+  const module = "SyncManager" in window;
+  await navigator.serviceWorker.register(module ? "/sw.js?module" : "/sw.js", { scope: "/", type: module ? "module" : "classic" });
   await navigator.serviceWorker.ready;
   if (!navigator.serviceWorker.controller) {
     await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));

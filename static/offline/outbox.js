@@ -3,9 +3,15 @@
    as soon as the server answers. A match whose rounds the server can take as they are is sent
    in order, each round and change once (send.js's rules, which it shares from here); a match
    that moved on the server meanwhile, or whose round the server refused, is left waiting for
-   its own page, which asks the scorer (send.js). Nothing here draws on the screen. */
+   its own page, which asks the scorer (send.js). Nothing here draws on the screen or reads
+   the page: the service worker sends with it too (sw_sync.js). */
 import * as kept from "./kept.js";
-import { csrf } from "./state.js";
+
+// The page's CSRF token (in the service worker, none: a form kept on the phone has its own).
+export function csrf() {
+  const input = globalThis.document && document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
 
 // JSON with its keys sorted: two entries compare equal when they hold the same values.
 export function stable(value) {
@@ -213,6 +219,17 @@ export function counted(records, words) {
   if (changes) parts.push(say(words.changes, changes));
   if (parts.length < 2) return parts[0] || "";
   return words.and.replace("%(first)s", parts[0]).replace("%(second)s", parts[1]);
+}
+
+// Background Sync, where the browser has it (Chromium): once it is online, the browser wakes the
+// service worker to send what waits, even with no page of the app open (sw_sync.js).
+export const SEND_TAG = "send-waiting";
+
+export function sendLater() {
+  if (!navigator.serviceWorker) return Promise.resolve();
+  return navigator.serviceWorker.ready
+    .then((registration) => registration.sync && registration.sync.register(SEND_TAG))
+    .catch(() => {}); // refused (no permission): the pages send, as ever
 }
 
 // "2 matches" in words.

@@ -2,8 +2,9 @@
    with the same form, checks, messages and screen (static/offline/phone.py draws them). */
 import * as engine from "./engine.js";
 import * as kept from "./kept.js";
+import { csrf, sendLater } from "./outbox.js";
 import { asking, canAsk, notSaved, serverRows, showBody, shownVersion, update } from "./screen.js";
-import { csrf, newKey, phone, serial, warn } from "./state.js";
+import { newKey, phone, serial, warn } from "./state.js";
 
 // What the engine is given: the base, this phone's changes to its rounds (a round changed or
 // deleted, the match closed or reopened), the new rounds waiting that it has worked out (those
@@ -16,6 +17,14 @@ function payload(extra) {
     state: phone.base, pending: worked.map((record) => record.entry), changes, csrf: csrf(),
     entry_key: newKey(), language: phone.language, show_all: phone.showAll, ...extra,
   });
+}
+
+// A round or change kept on the phone (IndexedDB) until it is sent, by a page or, once the phone
+// is online, by the service worker.
+async function keepWaiting(record) {
+  record.seq = await kept.pending.add(record);
+  phone.pending.push(record);
+  sendLater();
 }
 
 // Starts the engine; once warm, the phone can score. Its first drawing warms it up, and
@@ -94,8 +103,7 @@ export function saveHere(form, requestConfig) {
       await workOut(record);
       return;
     }
-    record.seq = await kept.pending.add(record);
-    phone.pending.push(record);
+    await keepWaiting(record);
     nextRound(form);
     update();
   }).catch((error) => {
@@ -151,8 +159,7 @@ async function workOut(record) {
   } else {
     record.entry = answer.entry;
     if (record.seq === undefined) {
-      record.seq = await kept.pending.add(record);
-      phone.pending.push(record);
+      await keepWaiting(record);
     }
   }
   showBody(answer.html);
@@ -288,6 +295,5 @@ async function keepChange(record) {
     phone.pending = phone.pending.filter((waiting) => waiting !== deleted);
     return;
   }
-  record.seq = await kept.pending.add(record);
-  phone.pending.push(record);
+  await keepWaiting(record);
 }

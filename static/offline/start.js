@@ -13,6 +13,7 @@
    browser posts the form as ever. */
 import * as engine from "./engine.js";
 import { bases } from "./kept.js";
+import { sendLater } from "./outbox.js";
 import { newKey, phone, warn } from "./state.js";
 
 const starting = document.querySelector("[data-starting]");
@@ -78,5 +79,6 @@ async function startHere(form, fields) {
     public_id: publicId, version: 0, document: { ...answer.match, rounds: [], closed: false },
     numbers: [], last: 0, keys: [], deleted: [], deleted_keys: [], create: { path: location.pathname, fields },
   });
+  await sendLater();
   location.assign(`/m/${publicId}/`);
 }

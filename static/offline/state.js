@@ -56,11 +56,6 @@ export function newKey(size = 12) {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
 }
 
-export function csrf() {
-  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
-}
-
 // What went wrong where nobody is waiting for an answer: for whoever looks at the console.
 export const warn = (error) => console.warn("offline:", error);
 
