@@ -9,8 +9,10 @@ these tests are skipped, saying so.
 import json
 import re
 import threading
+import time
 
 import pytest
+from django.db import OperationalError
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -69,6 +71,20 @@ def wait_until_kept(page, rounds):
     """Wait until the phone keeps the match with this many rounds (a save's answer is kept a
     moment after it is drawn: a reload at once may find the phone's state before it)."""
     page.wait_for_function(f"({KEPT_ROUNDS})().then((kept) => kept === {rounds})")
+
+
+def rounds_stored(count, seconds=30, **where):
+    """Wait until the server holds count rounds (of where): whether it did. The test's reads
+    share SQLite's in-memory cache with the server's writes: one that meets a write going on
+    ("database table is locked") is tried again."""
+    for _ in range(seconds * 5):
+        try:
+            if Round.objects.filter(**where).count() == count:
+                return True
+        except OperationalError:
+            pass
+        time.sleep(0.2)
+    return False
 
 
 def fill_round(page, declarer, hands):
@@ -294,10 +310,7 @@ def test_rounds_entered_offline_survive_closing_the_browser(browser, live_server
 
     context, page = open_phone(offline=False)
     page.goto(f"/m/{match.public_id}/")
-    for _second in range(30):  # sent by the page or the service worker, whichever comes first
-        if Round.objects.count() == 2:
-            break
-        page.wait_for_timeout(1000)
+    assert rounds_stored(2)  # sent by the page or the service worker, whichever comes first
     expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
     page.wait_for_timeout(2000)  # and nothing more
     assert Round.objects.count() == 2

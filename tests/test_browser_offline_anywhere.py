@@ -3,8 +3,6 @@ network reach the server once when the network comes back with only Home open; H
 History count what waits, say "as of" on a kept copy, and say what was sent. Where the browser
 has Background Sync, the service worker sends it with no page of the app open."""
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
@@ -14,6 +12,7 @@ from tests.test_browser_offline import (
     OFFLINE_MARKS,
     fill_round,
     ready,
+    rounds_stored,
     save_round,
     server_totals,
 )
@@ -95,10 +94,7 @@ def test_a_match_page_sends_what_waits_for_the_phones_other_matches(phone, match
     page.context.set_offline(False)
     page.goto(f"/m/{second.public_id}/")  # another match's page, online
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
-    for _second in range(30):  # the page sends it within its retry delay (offline.js)
-        if Round.objects.filter(match=first).count() == 2:
-            break
-        page.wait_for_timeout(1000)
+    assert rounds_stored(2, match=first)  # within the page's retry delay (offline.js)
     page.wait_for_timeout(2000)  # and nothing more
     stored = [r.entry for r in Round.objects.filter(match=first).order_by("number")]
     assert stored == [{"declarer": d, "hands": h} for d, h in HANDS[:2]]
@@ -123,15 +119,6 @@ def sync_registration(page):
     return devtools, registration
 
 
-def rounds_sent(match, count, seconds):
-    """Wait until the server holds count rounds of the match: whether it did."""
-    for _ in range(seconds * 5):
-        if Round.objects.filter(match=match).count() == count:
-            return True
-        time.sleep(0.2)
-    return False
-
-
 def test_with_no_page_of_the_app_open_the_service_worker_sends_what_waits(phone, matches):
     """Background Sync (Chromium): rounds kept offline, every page of the app left; once the
     browser is online it wakes the service worker, which sends them, each once."""
@@ -151,7 +138,8 @@ def test_with_no_page_of_the_app_open_the_service_worker_sends_what_waits(phone,
 
     page.goto("about:blank")  # no page of the app open
     page.context.set_offline(False)
-    if not rounds_sent(match, 2, 10):  # the browser's own timing: else fired as DevTools does
+    # The browser fires the sync when it sees the network back; if not yet, as DevTools does.
+    if not rounds_stored(2, seconds=10, match=match):
         devtools.send(
             "ServiceWorker.dispatchSyncEvent",
             {
@@ -161,7 +149,7 @@ def test_with_no_page_of_the_app_open_the_service_worker_sends_what_waits(phone,
                 "lastChance": False,
             },
         )
-    assert rounds_sent(match, 2, 20)
+    assert rounds_stored(2, match=match)
     page.wait_for_timeout(2000)  # and nothing more
     stored = [r.entry for r in Round.objects.filter(match=match).order_by("number")]
     assert stored == [{"declarer": d, "hands": h} for d, h in HANDS[:2]]

@@ -183,7 +183,8 @@ def test_online_the_form_starts_the_match_on_the_server_under_the_phones_link(ph
 
 def test_home_and_history_list_a_match_started_offline(phone):
     """With no network, the kept home and History pages list the match started on the phone,
-    saying it is not on the server yet; its link opens it."""
+    saying it is not on the server yet; its link opens it. Back online, Home sends it and no
+    longer says it waits."""
     page = phone
     used_once(page)
     public_id = start_offline(page, ["Ann", "Bo"])
@@ -196,3 +197,13 @@ def test_home_and_history_list_a_match_started_offline(phone):
     shots(page, "offline-history-kept")
     page.locator(f".kept-matches a[href='/m/{public_id}/']").click()
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible(timeout=90_000)
+
+    page.goto("/")
+    kept = page.locator(f".kept-matches a[href='/m/{public_id}/']")
+    expect(kept).to_contain_text("Started on this phone")
+    page.context.set_offline(False)
+    expect(kept).to_contain_text("Kept on this phone", timeout=30_000)
+    expect(kept).not_to_contain_text("Started on this phone")
+    expect(page.locator("[data-waiting-status]")).not_to_contain_text("Offline")  # answered
+    assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
+    shots(page, "offline-home-started-sent")

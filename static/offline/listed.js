@@ -25,8 +25,20 @@ function link(base, words) {
     isolated.textContent = name;
     players.append(isolated);
   });
-  item.querySelector("small").textContent = base.create ? place.dataset.unsent : place.dataset.kept;
+  item.querySelector("small").textContent = said(base);
   return item;
+}
+
+// A match started here is said to be waiting for the server until it is there.
+const said = (base) => (base.create ? place.dataset.unsent : place.dataset.kept);
+
+// The kept matches' rows say it again once something was sent.
+async function relabel() {
+  const kept = new Map((await bases.all()).map((base) => [`/m/${base.public_id}/`, base]));
+  for (const item of place.querySelectorAll("a.match-link")) {
+    const base = kept.get(new URL(item.href).pathname);
+    if (base) item.querySelector("small").textContent = said(base);
+  }
 }
 
 const listedPaths = () => new Set(Array.from(document.querySelectorAll("a.match-link"), (a) => new URL(a.href).pathname));
@@ -79,10 +91,11 @@ const sending = { run: null, sent: [], answered: false };
 
 // What was sent, by this page or by the service worker (sw_sync.js), is said, and what waits
 // counted again.
-async function told({ sent, asks }) {
+async function told({ sent, asks, answered }) {
   sending.sent.push(...sent);
-  sending.answered ||= sent.length > 0 || asks.length > 0;
+  sending.answered ||= answered;
   show(await waiting(), asks, sending.sent);
+  await relabel();
 }
 
 // Counts what waits, sends it when the browser has a network, and counts again.

@@ -194,18 +194,20 @@ async function sendMatch(publicId) {
 }
 
 // Sends what waits for every match but except (the page's own, which its page sends): {sent:
-// [records sent], asks: [publicIds waiting for their page's question]}. A match another page
-// is sending meanwhile is left to it.
+// [records sent], asks: [publicIds waiting for their page's question], answered: whether the
+// server answered for any match}. A match another page is sending meanwhile is left to it.
 export async function sendAll(except = null) {
   const sent = [];
   const asks = [];
+  let answered = false;
   for (const [publicId, records] of Object.entries(await waiting())) {
     if (publicId === except) continue;
     const outcome = await exclusive(publicId, () => sendMatch(publicId), true);
     if (outcome === "sent") sent.push(...records);
     if (outcome === "asks") asks.push(publicId);
+    answered ||= outcome !== null;
   }
-  return { sent, asks };
+  return { sent, asks, answered };
 }
 
 // What records count, in words ({rounds, changes, and}: each count's words for 1 and for more,

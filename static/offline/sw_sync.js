@@ -9,7 +9,6 @@ import { SEND_TAG, sendAll } from "./outbox.js";
 
 async function sendAndTell() {
   const outcome = await sendAll();
-  if (!outcome.sent.length && !outcome.asks.length) return;
   for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ sent: outcome });
 }
 
