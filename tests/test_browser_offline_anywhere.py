@@ -73,9 +73,8 @@ def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
         stored = [r.entry for r in Round.objects.filter(match=match).order_by("number")]
         assert stored == [{"declarer": d, "hands": h} for d, h in hands]
         assert server_totals(match) == totals
-    assert (
-        len([url for url in posted if url.endswith("/rounds/")]) == 6
-    )  # each round once, by Home or the service worker
+    rounds_posted = [url for url in posted if url.endswith("/rounds/")]
+    assert len(rounds_posted) == 6  # each round once, by Home or the service worker
 
     page.reload()  # nothing waits any more: nothing is said, nothing sent again
     expect(page.locator("a.match-link").first).to_be_visible()
@@ -110,7 +109,6 @@ def sync_registration(page):
         "ServiceWorker.workerRegistrationUpdated", lambda e: seen.extend(e["registrations"])
     )
     devtools.send("ServiceWorker.enable")
-    page.wait_for_function("navigator.serviceWorker.ready")
     for _ in range(50):
         if seen:
             break

@@ -168,8 +168,8 @@ function keepPage() {
 async function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
   // Where the browser has Background Sync, the service worker is a module that sends too (sw_sync.js).
-  const module = "SyncManager" in window;
-  await navigator.serviceWorker.register(module ? "/sw.js?module" : "/sw.js", { scope: "/", type: module ? "module" : "classic" });
+  const type = "SyncManager" in window ? "module" : "classic";
+  await navigator.serviceWorker.register(type === "module" ? "/sw.js?module" : "/sw.js", { scope: "/", type });
   await navigator.serviceWorker.ready;
   if (!navigator.serviceWorker.controller) {
     await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));

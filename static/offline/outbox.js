@@ -210,6 +210,17 @@ export async function sendAll(except = null) {
   return { sent, asks, answered };
 }
 
+// Background Sync, where the browser has it (Chromium): once it is online, the browser wakes the
+// service worker to send what waits, even with no page of the app open (sw_sync.js).
+export const SEND_TAG = "send-waiting";
+
+export function sendLater() {
+  if (!navigator.serviceWorker) return Promise.resolve();
+  return navigator.serviceWorker.ready
+    .then((registration) => registration.sync && registration.sync.register(SEND_TAG))
+    .catch(() => {}); // refused (no permission): the pages send, as ever
+}
+
 // What records count, in words ({rounds, changes, and}: each count's words for 1 and for more,
 // games/templatetags/offline.py waiting_words): "2 rounds and 1 change".
 export function counted(records, words) {
@@ -221,17 +232,6 @@ export function counted(records, words) {
   if (changes) parts.push(say(words.changes, changes));
   if (parts.length < 2) return parts[0] || "";
   return words.and.replace("%(first)s", parts[0]).replace("%(second)s", parts[1]);
-}
-
-// Background Sync, where the browser has it (Chromium): once it is online, the browser wakes the
-// service worker to send what waits, even with no page of the app open (sw_sync.js).
-export const SEND_TAG = "send-waiting";
-
-export function sendLater() {
-  if (!navigator.serviceWorker) return Promise.resolve();
-  return navigator.serviceWorker.ready
-    .then((registration) => registration.sync && registration.sync.register(SEND_TAG))
-    .catch(() => {}); // refused (no permission): the pages send, as ever
 }
 
 // "2 matches" in words.
