@@ -131,3 +131,27 @@ def series_card(match, game, result, combined):
     day, file = dated(match, game)
     title = named(game, result["options"])
     return card(title, day, file.replace(".png", "-series.png"), lines, payments, note)
+
+
+def table_card(table, units, day):
+    """The result card of a table so far: each person's balance in its first unit, and who pays
+    whom to settle each unit (units: as the table's page shows them); None before any balance.
+    day: the date of its latest match or payment."""
+    if not units:
+        return None
+    standings = by_amount(units[0]["rows"], units[0]["places"])
+    payments = [
+        paying(
+            {"transfers": unit["transfers"], "amounts": [a for _n, a in unit["rows"]]}, unit["unit"]
+        )
+        for unit in units
+    ]
+    note = _("Balance in %(unit_name)s") % {"unit_name": _(units[0]["name"])}
+    return card(
+        title=table.name,
+        date=formats.date_format(day, "DATE_FORMAT"),
+        file=f"table-{day:%Y-%m-%d}.png",
+        standings=standings,
+        payments=payments,
+        note=note,
+    )

@@ -121,3 +121,21 @@ def cut(name, width=NAME_WIDTH):
         if used > width:
             return name[:k].rstrip() + "…"
     return name
+
+
+def balance_charts(running, unit_names):
+    """Per unit with two dates or more, the chart of each person's running balance (whole
+    units) across the evenings and payment days: {"unit" (its name), "drawing", "dates"}.
+    running: games/ledger.py running()."""
+    charts = []
+    for unit, (dates, lines) in running.items():
+        if len(dates) < 2:
+            continue
+        whole = {name: [0, *map(round, line)] for name, line in lines.items()}
+        steps = [
+            {"points": [whole[name][k + 1] - whole[name][k] for name in lines]}
+            for k in range(len(dates))
+        ]
+        drawing = chart({"players": list(lines), "rounds": steps})
+        charts.append({"unit": unit_names[unit], "drawing": drawing, "dates": dates})
+    return charts

@@ -3,7 +3,9 @@ only the slots that differ per phone (its CSRF token, its form's entry key) are 
 request, between pieces compressed when the page was drawn."""
 
 import functools
+import gzip
 import re
+import secrets
 import struct
 import sys
 import zlib
@@ -13,6 +15,13 @@ from django.utils.cache import patch_vary_headers
 
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"  # no name or time; best compression
+# What differs per phone in a page drawn once: its CSRF token and its forms' entry key.
+CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"
+
+
+def new_entry_key():
+    """The random key of a drawn entry form: a save from it is stored once (16 characters)."""
+    return secrets.token_urlsafe(12)
 
 
 class DrawnPage:
@@ -82,5 +91,29 @@ class DrawnPage:
             for value, piece in zip(filled, self.pieces[1:]):
                 body += [value, piece]
             response = HttpResponse(b"".join(body))
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return response
+
+
+class Download:
+    """A file drawn once (a table's export) and kept compressed only: sent as gzip to a phone
+    that accepts it (a browser saves what it decodes), decompressed for one that does not."""
+
+    def __init__(self, text, filename, content_type):
+        self.body = gzip.compress(text.encode(), compresslevel=6, mtime=0)
+        self.filename, self.content_type = filename, content_type
+
+    def size(self):
+        """The bytes it keeps."""
+        return len(self.body) + 200
+
+    def response(self, request):
+        """The file as an attachment, compressed when the phone accepts gzip."""
+        if ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
+            response = HttpResponse(self.body, content_type=self.content_type)
+            response["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(gzip.decompress(self.body), content_type=self.content_type)
+        response["Content-Disposition"] = f'attachment; filename="{self.filename}"'
         patch_vary_headers(response, ("Accept-Encoding",))
         return response

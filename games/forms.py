@@ -1,11 +1,15 @@
-"""The new-match form, built from a game's option declarations."""
+"""The forms the screens read: the new-match form, built from a game's option declarations, a
+round's POST, and a regulars' table's forms (its name and people, a payment, a match taken in)."""
 
 import json
 import re
+import unicodedata
 from decimal import Decimal
+from types import SimpleNamespace
 
 from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import rules
 from games.rules.base import RulesError, ascii_numbers, listed
@@ -368,3 +372,85 @@ class RoundForm(forms.Form):
     def entry(self, table):
         """The round entry the game reads from what was typed, for the table before it."""
         return self.game.entry_from_form(self.typed, table)
+
+
+# ---- the regulars' table
+
+MAX_PEOPLE = 24  # a table's people: a large club evening, small enough for one screen
+TABLE_NAME = 60  # characters
+# What a table's people are checked as: names as the engine takes players' names.
+PEOPLE_RULE = SimpleNamespace(name=gettext_noop("A table"), min_players=2, max_players=MAX_PEOPLE)
+NAME_SEPARATORS = re.compile(r"[\r\n,，、،;]")
+# A match's score link as pasted (the whole address, or just its id).
+SCORE_LINK = re.compile(r"(?:/m/)?([A-Za-z0-9_-]{8,32})/?(?:[?#].*)?\Z")
+UNITS = {"beans": gettext_noop("beans"), "money": gettext_noop("money")}
+MOST_PAID = 1_000_000
+
+
+def read_table_name(name):
+    """A table's name cleaned as a player's is (NFC, no invisible or bidi control characters);
+    RulesError for one that is not a line of text of at most TABLE_NAME characters."""
+    if not isinstance(name, str) or any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise RulesError(
+            gettext_noop("a table's name cannot hold line breaks or control characters")
+        )
+    name = rules.clean_name(name)
+    if not name or len(name) > TABLE_NAME:
+        raise RulesError(
+            gettext_noop("a table's name is one line of at most %(most)s characters"),
+            most=TABLE_NAME,
+        )
+    return name
+
+
+class TableForm(forms.Form):
+    """A name and the people, one a line (or between commas)."""
+
+    name = forms.CharField(label=gettext_noop("Name"), max_length=200)
+    people = forms.CharField(
+        label=gettext_noop("People, one a line"),
+        max_length=MAX_PEOPLE * 42,
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
+
+    def clean_name(self):
+        try:
+            return read_table_name(self.cleaned_data["name"])
+        except RulesError as error:
+            raise forms.ValidationError(said(error)) from None
+
+    def clean_people(self):
+        names = [n for n in NAME_SEPARATORS.split(self.cleaned_data["people"]) if n.strip()]
+        try:
+            return rules.read_players(names, PEOPLE_RULE)
+        except RulesError as error:
+            raise forms.ValidationError(said(error)) from None
+
+
+class PaymentForm(forms.Form):
+    """Who paid whom, how much, in which unit."""
+
+    payer = forms.ChoiceField(label=gettext_noop("Who paid"))
+    payee = forms.ChoiceField(label=gettext_noop("To whom"))
+    amount = NumberField(
+        label=gettext_noop("How much"), min_value=0.01, max_value=MOST_PAID, decimal_places=2
+    )
+    unit = forms.ChoiceField(label=gettext_noop("In"))
+    entry_key = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
+
+    def __init__(self, table, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        people = [(name, name) for name in table.people]
+        self.fields["payer"].choices = self.fields["payee"].choices = people
+        self.fields["payee"].initial = table.people[1]  # not the payer's own name at first
+        self.fields["unit"].choices = [(unit, _(label)) for unit, label in UNITS.items()]
+
+
+class TakeForm(forms.Form):
+    """A match already played, by its score link (the whole address as pasted, or its id)."""
+
+    link = forms.CharField(label=gettext_noop("The match's score link"), max_length=300)
+
+    def clean_link(self):
+        found = SCORE_LINK.search(self.cleaned_data["link"].strip())
+        return found.group(1) if found else ""

@@ -1,21 +1,44 @@
-"""A table's ledger and statistics, computed from its matches' results: nothing here is stored.
+"""A table's ledger and statistics, summed from its matches' stored results.
 
-Pure: a played match is {"date", "result", "places"} (the engine's result, as
-games/records.replayed gives it, and each seat's finishing place from Game.ranking); a payment
-is {"from", "to", "amount", "unit"}. Each person's balance in a unit is what their matches'
-settlements gave them, plus what they paid, minus what they were paid; settling it takes the
-fewest transfers the engine's settlement finds (games/rules/settle.py).
+Pure: a played match is {"match", "date" (its evening's), "result"}, the result being what a
+table keeps of the engine's result (kept() below, stored as games.models.Result); a payment is
+{"from", "to", "amount", "unit", "date"}. Each person's balance in a unit is what their
+matches' settlements gave them, plus what they paid, minus what they were paid; settling it
+takes the fewest transfers (games/rules/settle.py). Nothing here replays a round.
 """
 
+from datetime import timedelta
 from decimal import Decimal
 
-from games.rules import same_name_key
+from games.rules import outcome, same_name_key
 from games.rules.base import decimal, plain
 from games.rules.settle import transfers
 
 # The unit a game's settlement is paid in: Sanming run-fast pays beans, a stake is money.
 BEANS, MONEY = "beans", "money"
 UNIT_OF_GAME = {"sanming": BEANS}
+# What a table keeps of a match's result (games.models.Result's fields).
+KEPT = ("players", "rounds", "totals", "finished", "winners", "places", "settlement")
+# A match started within this of the one before it is of the same evening (past midnight too).
+EVENING_GAP = timedelta(hours=8)
+
+
+def kept(game, table, closed):
+    """What a table keeps of a match: the fields of the engine's result it needs (the
+    settlement's amounts and remainder only) and each seat's place, from the engine's table
+    after the match's rounds."""
+    result = outcome(game, table, closed)
+    settlement = result["settlement"]
+    return {
+        "players": result["players"],
+        "rounds": len(result["rounds"]),
+        "totals": result["totals"],
+        "finished": result["finished"],
+        "winners": result["winners"],
+        "places": game.ranking(table) if table.rounds else [],
+        "settlement": settlement
+        and {"amounts": settlement["amounts"], "remainder": settlement["remainder"]},
+    }
 
 
 def unit_of(result):
@@ -30,6 +53,19 @@ def settled(result):
     if not settlement or not any(settlement["amounts"]):
         return None
     return {name: decimal(a) for name, a in zip(result["players"], settlement["amounts"])}
+
+
+def evenings_of(moments):
+    """The date of the evening of each of moments (local times, in order): one within
+    EVENING_GAP of the one before is of the same evening, dated by its first (a match started
+    past midnight is the evening's that began the day before)."""
+    dates, before = [], None
+    for moment in moments:
+        if before is None or moment - before > EVENING_GAP:
+            day = moment.date()
+        dates.append(day)
+        before = moment
+    return dates
 
 
 class People:
@@ -49,16 +85,18 @@ class People:
 
 
 def moves(people, played, payments):
-    """(date, unit, person, amount) of each amount a match's settlement gave a person, and of
-    each payment: it moves the payer's balance up (they owe that much less) and the payee's
-    down. people: a People."""
+    """[(date, unit, person, amount)]: each amount a match's settlement gave a person, and each
+    payment, which moves the payer's balance up (they owe that much less) and the payee's down.
+    people: a People."""
+    moved = []
     for match in played:
         for name, amount in (settled(match["result"]) or {}).items():
-            yield match["date"], unit_of(match["result"]), people.of(name), amount
+            moved.append((match["date"], unit_of(match["result"]), people.of(name), amount))
     for payment in payments:
-        amount, unit, date = decimal(payment["amount"]), payment["unit"], payment.get("date")
-        yield date, unit, people.of(payment["from"]), amount
-        yield date, unit, people.of(payment["to"]), -amount
+        amount, unit, date = decimal(payment["amount"]), payment["unit"], payment["date"]
+        moved.append((date, unit, people.of(payment["from"]), amount))
+        moved.append((date, unit, people.of(payment["to"]), -amount))
+    return moved
 
 
 def summed(moved, key):
@@ -70,11 +108,30 @@ def summed(moved, key):
     return sums
 
 
-def balances(people, played, payments):
+def summary(people, played, payments):
+    """Everything a table's page shows, from its matches' results and its live payments: each
+    unit's balances and the transfers settling them, what rounding left unsettled, the
+    evenings, the statistics and the running balance."""
+    people = People(people)
+    settled_moves = moves(people, played, [])
+    moved = settled_moves + moves(people, [], payments)
+    evenings_played = evenings(people, played, summed(settled_moves, lambda d, u: (d, u)))
+    by_unit = balances(people, moved)
+    return {
+        "balances": by_unit,
+        "settlement": {unit: settlement(balance) for unit, balance in by_unit.items()},
+        "unsettled": unsettled(played),
+        "evenings": evenings_played,
+        "statistics": statistics(people, played),
+        "extremes": best_and_worst(people, evenings_played),
+        "running": running(people, moved),
+    }
+
+
+def balances(people, moved):
     """{unit: {person: balance}} for every unit something was settled or paid in, of each
     person who played for it or paid in it (in the order of the table's people)."""
-    people = People(people)
-    units = summed(moves(people, played, payments), lambda _date, unit: unit)
+    units = summed(moved, lambda _date, unit: unit)
     return {
         unit: {name: by_name[name] for name in people.names if name in by_name}
         for unit, by_name in sorted(units.items())
@@ -86,9 +143,25 @@ def settlement(balance):
     return transfers(list(balance), list(balance.values()))
 
 
+def unsettled(played):
+    """[{"match", "date", "unit", "amount"}]: each match whose settlement rounding left an
+    amount that nobody pays (above 0) or that is owed to nobody (below 0)."""
+    return [
+        {
+            "match": match["match"],
+            "date": match["date"],
+            "unit": unit_of(match["result"]),
+            "amount": decimal(match["result"]["settlement"]["remainder"]),
+        }
+        for match in played
+        if settled(match["result"]) and match["result"]["settlement"]["remainder"]
+    ]
+
+
 def ledger(people, played, payments):
     """The table's balances and the transfers settling each unit, as plain JSON numbers."""
-    by_unit = balances(people, played, payments)
+    people = People(people)
+    by_unit = balances(people, moves(people, played, payments))
     return {
         "balances": {
             unit: {name: plain(amount) for name, amount in balance.items()}
@@ -98,35 +171,38 @@ def ledger(people, played, payments):
     }
 
 
-def evenings(people, played):
-    """The evenings in play order: the matches of one calendar date, with their games, winners
-    and what each person's settlements gave them in each unit ({unit: {person: amount}})."""
-    people = People(people)
-    amounts = summed(moves(people, played, []), lambda date, unit: (date, unit))
-    shown = []
-    for date in sorted({match["date"] for match in played}):
-        results = [match["result"] for match in played if match["date"] == date]
-        shown.append(
+def evenings(people, played, amounts):
+    """The evenings in play order: their date, their matches ({"game", "winners", "finished"},
+    in play order) and what each person's settlements gave them in each unit ({unit: {person:
+    amount}}). amounts: {(date, unit): {person: amount}}."""
+    by_date = {}
+    for match in played:
+        result = match["result"]
+        by_date.setdefault(match["date"], []).append(
             {
-                "date": date,
-                "matches": len(results),
-                "games": list(dict.fromkeys(r["game"] for r in results)),
-                "winners": list(dict.fromkeys(people.of(w) for r in results for w in r["winners"])),
-                "units": {unit: by_name for (day, unit), by_name in amounts.items() if day == date},
+                "game": result["game"],
+                "winners": [people.of(name) for name in result["winners"]],
+                "finished": result["finished"],
             }
         )
-    return shown
+    return [
+        {
+            "date": date,
+            "matches": matches,
+            "units": {unit: by_name for (day, unit), by_name in amounts.items() if day == date},
+        }
+        for date, matches in sorted(by_date.items())
+    ]
 
 
 def statistics(people, played):
     """Per person, per game: matches played (finished ones), won, average place."""
-    people = People(people)
     rows = {}
     for match in played:
         result = match["result"]
-        if not result["finished"] or not match["places"]:
+        if not result["finished"] or not result["places"]:
             continue
-        for name, place in zip(result["players"], match["places"]):
+        for name, place in zip(result["players"], result["places"]):
             row = rows.setdefault(
                 (people.of(name), result["game"]), {"played": 0, "won": 0, "places": 0}
             )
@@ -148,13 +224,14 @@ def statistics(people, played):
 
 
 def best_and_worst(people, days):
-    """{unit: {person: (best evening, worst evening)}}: the evenings (of evenings()) in which
-    the person's settlements gave them the most and the least, among those they played."""
+    """{unit: {person: {"best", "worst"}}}: the evenings (of evenings()) in which the person's
+    settlements gave them the most and the least, among those they played in that unit; only
+    of a person who played at least two such evenings (one evening is no best or worst)."""
     found = {}
     for unit in sorted({u for day in days for u in day["units"]}):
-        for name in People(people).names:
+        for name in people.names:
             played = [d for d in days if name in d["units"].get(unit, {})]
-            if played:
+            if len(played) >= 2:
                 by_amount = sorted(played, key=lambda d: d["units"][unit][name])
                 best, worst = by_amount[-1], by_amount[0]
                 found.setdefault(unit, {})[name] = {
@@ -164,18 +241,17 @@ def best_and_worst(people, days):
     return found
 
 
-def running(people, played, payments):
+def running(people, moved):
     """{unit: (dates, {person: [balance after each date]})}: the balances across the evenings
     and the days of payments, each payment counted on the day it was recorded (only the people
     something moved for in that unit)."""
-    people = People(people)
-    by_day = summed(moves(people, played, payments), lambda date, unit: (unit, date))
+    by_day = summed(moved, lambda date, unit: (unit, date))
     dates = sorted({date for _unit, date in by_day})
     shown = {}
     for unit in sorted({unit for unit, _date in by_day}):
-        moved = {name for (u, _date), by_name in by_day.items() if u == unit for name in by_name}
-        balance = dict.fromkeys(moved, Decimal(0))
-        lines = {name: [] for name in people.names if name in moved}
+        moved_for = {n for (u, _date), by_name in by_day.items() if u == unit for n in by_name}
+        balance = dict.fromkeys(moved_for, Decimal(0))
+        lines = {name: [] for name in people.names if name in moved_for}
         for date in dates:
             for name, amount in by_day.get((unit, date), {}).items():
                 balance[name] += amount

@@ -1,15 +1,19 @@
-"""The two capability links of a match, and the list of matches kept on this phone.
+"""The two capability links of a match and of a table, their share page, and the matches and
+tables kept on this phone.
 
 The score link (/m/<public_id>/) changes a match; the watch link (/w/<watch_id>/) only reads.
+A table's are /t/<public_id>/ and /tw/<watch_id>/.
 """
 
+import segno
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.http import Http404
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.models import Match
+from games.models import Match, Table
 
 REMEMBERED_MATCHES = 30
 
@@ -22,6 +26,16 @@ def get_match(public_id):
         if Match.objects.filter(watch_id=public_id).exists():
             raise PermissionDenied(_("This is a watch link: it cannot change the match.")) from None
         raise Http404(_("There is no such match.")) from None
+
+
+def get_table(public_id):
+    """The table behind a score link; its watch link here is refused (403), anything else 404."""
+    try:
+        return Table.objects.get(public_id=public_id)
+    except Table.DoesNotExist:
+        if Table.objects.filter(watch_id=public_id).exists():
+            raise PermissionDenied(_("This is a watch link: it cannot change the table.")) from None
+        raise Http404(_("There is no such table.")) from None
 
 
 def remember(request, token, key="matches"):
@@ -39,3 +53,35 @@ def on_this_phone(request, matches=Match.objects):
     by_token = {m.public_id: m for m in found} | {m.watch_id: m for m in found}
     links = [(by_token[t], reverse("match", args=[t])) for t in scoring if t in by_token]
     return links + [(by_token[t], reverse("watch", args=[t])) for t in watching if t in by_token]
+
+
+def tables_on_this_phone(request):
+    """(table, link) for each table this phone has opened, by its score link, then watch link;
+    each table with `last`, when its latest match started (None before any)."""
+    scoring = request.session.get("tables", [])
+    watching = request.session.get("watching_tables", [])
+    found = Table.objects.filter(Q(public_id__in=scoring) | Q(watch_id__in=watching)).annotate(
+        last=Max("matches__created")
+    )
+    by_token = {t.public_id: t for t in found} | {t.watch_id: t for t in found}
+    links = [(by_token[t], reverse("table", args=[t])) for t in scoring if t in by_token]
+    return links + [
+        (by_token[t], reverse("table_watch", args=[t])) for t in watching if t in by_token
+    ]
+
+
+def holds_table(request, table_public_id):
+    """Whether this phone has opened the table by its score link."""
+    return table_public_id in request.session.get("tables", [])
+
+
+def share_page(request, heading, links, back):
+    """The share page: a QR code, the address and Copy for each of links (title, note, url
+    name, token); back: (url, label)."""
+    codes = []
+    for title, note, name, token in links:
+        url = request.build_absolute_uri(reverse(name, args=[token]))
+        svg = segno.make(url, error="m").svg_inline(border=2, omitsize=True)
+        codes.append((title, note, url, svg))
+    context = {"heading": heading, "codes": codes, "back": back}
+    return render(request, "games/share.html", context)

@@ -1,22 +1,26 @@
-"""What the table entered, nothing derived: a match, its rounds as typed, and their history.
+"""What the table entered: a match, its rounds as typed, and their history; a regulars' table,
+its people and payments. One thing derived is kept: each match's Result, what a table adds up.
 
 Every change to a match (a round saved, changed, deleted or restored, closing, a rematch) is one
 method here: it takes the write lock, reads the match and its rounds under it, asks the engine,
-and writes, all in one transaction. No rule is checked against anything read outside it.
+and writes, all in one transaction, its Result too. No rule is checked against anything read
+outside it.
 """
 
 import secrets
 from contextlib import contextmanager
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import rules
+from games import ledger, rules
+from games.forms import MAX_PEOPLE
 from games.memo import board, keep_board
 from games.rules.base import plain
-from games.screen import next_numbers, next_round, table_before
+from games.screen import next_numbers, next_round, replayed, table_before
 
 MAX_ROUNDS = rules.MAX_ROUNDS
 # Deleted rounds are kept (they can be restored) and count towards MAX_ROUNDS: a match stores
@@ -89,6 +93,14 @@ class Match(models.Model):
 
     def __str__(self):
         return f"{self.game}: {', '.join(self.players)}"
+
+    def save(self, *args, **kwargs):
+        """Store the match; a new one with its Result, which nothing has played yet."""
+        new = self.pk is None
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            if new:
+                Result.objects.create(match=self, version=self.version, players=self.players)
 
     @classmethod
     def start(cls, game, players, options, public_id=""):
@@ -197,8 +209,11 @@ class Match(models.Model):
             for pk, version, closed in rows.values_list("pk", "version", "closed"):
                 if pk == self.pk:
                     self.version, self.closed = version, closed
+            self.played = None  # (game, table, closed) once the change has scored the match
             yield self
             self.in_series().update(version=F("version") + 1)
+            if self.played is not None:
+                Result.keep(self, self.version + 1, *self.played)
         self.version += 1
 
     def still_at(self, seen):
@@ -234,6 +249,7 @@ class Match(models.Model):
                 raise Refused(rules.RulesError(STORED_FULL, most=MAX_ROUNDS))
             stored = Round.objects.create(match=now, number=number, entry=entry, entry_key=key)
             RoundEvent.objects.create(round=stored, action=RoundEvent.CREATED, entry=entry)
+            now.played = (before["game"], table, now.closed)
         keep_board(self, self.version, [*before["numbers"], number], table, before["deleted"])
         return stored
 
@@ -267,37 +283,45 @@ class Match(models.Model):
             deleted.record(RoundEvent.RESTORED, deleted=None)
 
     def scored_with(self, entries):
-        """Raise Refused if the match with these entries breaks a rule."""
+        """Play the match with these entries (what it then scores is its Result); raise Refused
+        if it breaks a rule."""
         try:
-            rules.score(self.document(entries))
+            self.played = rules.replay(self.document(entries))
         except rules.RulesError as error:
             raise Refused(error) from None
+
+    def rebuild_result(self):
+        """Write the match's Result anew from its stored rounds (as far as the engine can play
+        them), under its write lock: `manage.py rebuild_results`."""
+        with self.changing() as now:
+            stored, _last, _deleted = now.rounds_now()
+            game, table, closed, _refused = replayed(now.document([e for _n, e in stored]))
+            now.played = (game, table, closed)
 
     def set_closed(self, closing):
         """Close the match by hand (or reopen it)."""
         with self.changing() as now:
+            drawn = board(now)
             Match.objects.filter(pk=now.pk).update(closed=closing)
             now.closed = closing
+            now.played = (drawn["game"], drawn["table"], closing)
 
     def rematch(self):
-        """The match that follows this one (made on the first ask, the same on a second)."""
-        with self.changing() as now:
-            following = now.rematches.first() or Match.objects.create(
-                game=now.game,
-                players=now.players,
-                options=now.options,
-                rematch_of=now,
-                series_first_id=now.series_first_id or now.pk,
-                table_id=now.table_id if now.table_has_room() else None,
-            )
+        """The match that follows this one (made on the first ask, the same on a second), in
+        its table while the table has room: its room is counted under the table's lock, taken
+        before the match's as every change of a table takes them."""
+        with transaction.atomic():
+            room = self.table_id is not None and Table.locked(self.table_id).has_room()
+            with self.changing() as now:
+                following = now.rematches.first() or Match.objects.create(
+                    game=now.game,
+                    players=now.players,
+                    options=now.options,
+                    rematch_of=now,
+                    series_first_id=now.series_first_id or now.pk,
+                    table_id=now.table_id if room else None,
+                )
         return following
-
-    def table_has_room(self):
-        """Whether this match's table (if any) can take one more match: a rematch of a full
-        table is played outside it."""
-        if self.table_id is None:
-            return False
-        return Match.objects.filter(table_id=self.table_id).count() < MAX_TABLE_MATCHES
 
 
 def position_of(stored, number):
@@ -306,6 +330,38 @@ def position_of(stored, number):
         if stored_round.number == number:
             return position
     raise Round.DoesNotExist
+
+
+class Result(models.Model):
+    """What a table adds up of a match (games/ledger.py kept): the engine's result as the last
+    change of the match left it, written by that change under the match's write lock. The
+    rounds stay the truth: `manage.py rebuild_results` writes every row anew from them."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="result"
+    )
+    version = models.PositiveIntegerField(default=0)  # the match's version it was scored at
+    players = models.JSONField(default=list)
+    rounds = models.PositiveIntegerField(default=0)  # the rounds played
+    totals = models.JSONField(default=list)
+    finished = models.BooleanField(default=False)
+    winners = models.JSONField(default=list)
+    places = models.JSONField(default=list)  # each seat's place; none before a round
+    settlement = models.JSONField(null=True, blank=True)  # {"amounts", "remainder"}, or None
+
+    def __str__(self):
+        return f"result of {self.match_id} at version {self.version}"
+
+    @classmethod
+    def keep(cls, match, version, game, table, closed):
+        """Write what the match scores at version (the engine's table after its rounds)."""
+        kept = {"version": version, **ledger.kept(game, table, closed)}
+        if not cls.objects.filter(match=match).update(**kept):
+            cls.objects.create(match=match, **kept)
+
+    def as_played(self, game):
+        """The result as the ledger reads it: the engine's result's fields a table needs."""
+        return {"game": game, **{name: getattr(self, name) for name in ledger.KEPT}}
 
 
 class Round(models.Model):
@@ -363,7 +419,6 @@ class RoundEvent(models.Model):
         ordering = ["at", "pk"]
 
 
-MAX_PEOPLE = 24  # a table's people: a large club evening, small enough for one screen
 # A table's matches and payments (deleted ones included), as a match's rounds: its page replays
 # every match, so neither it nor the database grows past them.
 MAX_TABLE_MATCHES, MAX_PAYMENTS = 500, 1000
@@ -398,6 +453,28 @@ class Table(models.Model):
     def __str__(self):
         return self.name
 
+    @classmethod
+    def state_of(cls, link, token):
+        """(version, sum of its matches' versions, their count) of the table whose link
+        ("public_id" or "watch_id") is token, or None: what a drawn page of it is kept under
+        (every change to it or to one of its matches moves it on)."""
+        return (
+            cls.objects.filter(**{link: token})
+            .annotate(played=Coalesce(Sum("matches__version"), 0), count=Count("matches"))
+            .values_list("version", "played", "count")
+            .first()
+        )
+
+    def played(self):
+        """Each of the table's matches in play order, as the ledger reads it: {"match", "date"
+        (its evening's), "result" (its stored Result)}; no round is replayed."""
+        matches = list(self.matches.select_related("result").order_by("created", "pk"))
+        days = ledger.evenings_of([timezone.localtime(match.created) for match in matches])
+        return [
+            {"match": match, "date": day, "result": match.result.as_played(match.game)}
+            for match, day in zip(matches, days)
+        ]
+
     def unknown(self, names):
         """The names that are none of the table's people, compared as the engine compares."""
         known = {rules.same_name_key(person) for person in self.people}
@@ -421,10 +498,19 @@ class Table(models.Model):
             row.update(version=F("version") + 1, people=self.people)
         self.version += 1
 
+    @classmethod
+    def locked(cls, pk):
+        """The table, read under its write lock (in the transaction of the change)."""
+        return cls.objects.select_for_update().get(pk=pk)
+
+    def has_room(self):
+        """Whether the table can take one more match (asked under its lock)."""
+        return self.matches.count() < MAX_TABLE_MATCHES
+
     def welcome(self, names, adding):
         """Under the lock: add the names that are nobody's when adding, else raise Unknown;
         Refused when the table is full (of people, or of matches)."""
-        if self.matches.count() >= MAX_TABLE_MATCHES:
+        if not self.has_room():
             raise Refused(rules.RulesError(TABLE_FULL, most=MAX_TABLE_MATCHES))
         new = self.unknown(names)
         if new and not adding:
@@ -525,6 +611,10 @@ class Payment(models.Model):
             "amount": plain(self.amount),
             "unit": self.unit,
         }
+
+    def as_paid(self):
+        """The payment as the ledger reads it: its document and the day it was recorded."""
+        return {**self.document(), "date": timezone.localdate(self.created)}
 
 
 class Heartbeat(models.Model):

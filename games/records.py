@@ -1,11 +1,14 @@
 """Records: this phone's match history and a player's record, rematches and their series,
-export (the spec's match document, CSV) and import.
+export and import of a match (the spec's match document, CSV) and of a regulars' table (its
+people, matches and payments).
 
-Every figure is computed by the engine from the stored rounds, like the match screen's.
+A match's figures are computed by the engine from the stored rounds, like the match screen's; a
+table's are summed from its matches' stored results (games/ledger.py), never replayed.
 """
 
 import csv
 import json
+from datetime import date, datetime
 from decimal import Decimal
 
 from django.conf import settings
@@ -13,19 +16,36 @@ from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import rules, screen, tables
-from games.links import get_match, on_this_phone, remember
-from games.models import Match, Round, RoundEvent
-from games.rules.base import decimal
+from games import ledger, memo, rules, screen
+from games.drawn import Download
+from games.forms import PEOPLE_RULE, UNITS, PaymentForm, read_table_name
+from games.links import get_match, get_table, on_this_phone, remember
+from games.models import (
+    MAX_PAYMENTS,
+    MAX_TABLE_MATCHES,
+    NOT_PEOPLE,
+    PAYMENTS_FULL,
+    TABLE_FULL,
+    Match,
+    Refused,
+    Result,
+    Round,
+    RoundEvent,
+    Table,
+)
+from games.rules.base import ROUND_MESSAGE, Phrase, decimal
 from games.rules.settle import settlement
 from games.templatetags.scorekeeper import because, said
 from scorekeeper.limits import limited
 
-IMPORT_BYTES = 1_000_000  # a match document of MAX_ROUNDS rounds is well under this
+# A match's or a table's file: a match of MAX_ROUNDS rounds is well under it, and so is the
+# export of a table of some 90,000 rounds (the request's body is at most 2 MiB).
+IMPORT_BYTES = 2_000_000
 
 # Each match's live rounds in one query, for replaying many matches.
 WITH_ROUNDS = Prefetch("rounds", queryset=Round.objects.filter(deleted=None), to_attr="live")
@@ -191,16 +211,16 @@ def import_match(request):
         try:
             text = posted_document(request, text)
             document = read_json(text)
-            if tables.is_table_document(document):  # a table's document: its matches and payments
-                table = tables.store_table(document)
-                remember(request, table.public_id, key="tables")
-                return redirect("table", public_id=table.public_id)
+            if is_table_document(document):  # a table's document: its matches and payments
+                return imported_table(request, document)
             match = store(document)
+        except TableRefused as refused:
+            error = because(_("This table cannot be imported: %(why)s"), said(refused.error))
         except rules.RulesError as refused:
             error = because(_("This match cannot be imported: %(why)s"), said(refused))
         except TooLarge:
             text = ""
-            error = _("This file is too large: a match document is at most 1 MB.")
+            error = _("This file is too large: a file to import is at most 2 MB.")
         except UnicodeEncodeError:
             error = _("This is not a match document: it holds a broken character.")
         except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested beyond reason
@@ -245,16 +265,20 @@ def refuse_constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def store(document):
-    """A new match with the document's rounds, if the engine accepts the document."""
-    result = rules.score(document)
+def store(document, regulars=None, created=None):
+    """A new match with the document's rounds, if the engine accepts the document, and its
+    result; in the table regulars, started at created, when they are given."""
+    game, table, closed = rules.replay(document)
     with transaction.atomic():
         match = Match.objects.create(
-            game=result["game"],
-            players=result["players"],
+            game=game.slug,
+            players=table.players,
             options=document.get("options") or {},
-            closed=bool(document.get("closed")),
+            closed=closed,
+            table=regulars,
         )
+        if created is not None:  # the field is set on creation to the time now
+            Match.objects.filter(pk=match.pk).update(created=created)
         stored = Round.objects.bulk_create(
             Round(match=match, number=number, entry=entry)
             for number, entry in enumerate(document.get("rounds", []), 1)
@@ -262,4 +286,186 @@ def store(document):
         RoundEvent.objects.bulk_create(
             RoundEvent(round=r, action=RoundEvent.CREATED, entry=r.entry) for r in stored
         )
+        Result.keep(match, match.version, game, table, closed)
     return match
+
+
+# ---- a regulars' table: its export and import
+
+
+def table_document(table, played):
+    """The table's JSON document: its people, its matches (played, each as a match exports,
+    with its evening's date), its live payments, and what the ledger sums of them (balances,
+    settlement), which an import sums anew. The rounds are read, never replayed."""
+    payments = [p.document() for p in table.payments.filter(deleted=None)]
+    rounds = {}
+    live = Round.objects.filter(match__table=table, deleted=None).order_by("match", "number")
+    for match_id, entry in live.values_list("match", "entry"):
+        rounds.setdefault(match_id, []).append(entry)
+    matches = [
+        {**m["match"].document(rounds.get(m["match"].pk, [])), "date": m["date"].isoformat()}
+        for m in played
+    ]
+    paid = [p.as_paid() for p in table.payments.filter(deleted=None)]
+    return {
+        "table": table.name,
+        "people": table.people,
+        "matches": matches,
+        "payments": payments,
+        **ledger.ledger(table.people, played, paid),
+    }
+
+
+@require_GET
+def table_export_json(request, public_id):
+    """The table as its JSON document (one line a match), made once per table state."""
+    table = get_table(public_id)
+
+    def draw():
+        text = json.dumps(table_document(table, table.played()), ensure_ascii=False)
+        return Download(text, f"{table_file(table)}.table.json", "application/json")
+
+    key = ("table.json", public_id, Table.state_of("public_id", public_id))
+    return memo.drawn(key, draw).response(request)
+
+
+def table_file(table):
+    """table-2026-12-03: the day of the export."""
+    return f"table-{timezone.localdate():%Y-%m-%d}"
+
+
+@require_GET
+def table_export_csv(request, public_id):
+    """One row per match (its date, game and each person's settlement), per payment, then each
+    unit's balances (a BOM for spreadsheets): summed from the matches' stored results."""
+    table = get_table(public_id)
+    played = table.played()
+    people = table.people
+    response = download("\ufeff", f"{table_file(table)}.csv", "text/csv; charset=utf-8")
+    writer = csv.writer(response)
+    writer.writerow([_("Date"), _("Game"), _("In"), *map(as_text, people)])
+    for match in played:
+        amounts = ledger.settled(match["result"]) or {}
+        unit = ledger.unit_of(match["result"]) if amounts else ""
+        by_person = {table.person(name): amount for name, amount in amounts.items()}
+        cells = [by_person.get(name, "") for name in people]
+        game = rules.GAMES[match["result"]["game"]]
+        writer.writerow([match["date"], _(game.name), unit and _(UNITS[unit]), *cells])
+    payments = list(table.payments.filter(deleted=None))
+    for payment in payments:
+        cells = [
+            payment.amount if n == payment.payer else -payment.amount if n == payment.payee else ""
+            for n in people
+        ]
+        writer.writerow(
+            [timezone.localdate(payment.created), _("Paid"), _(UNITS[payment.unit]), *cells]
+        )
+    balances = ledger.ledger(people, played, [p.as_paid() for p in payments])["balances"]
+    for unit, balance in balances.items():
+        writer.writerow(["", _("Balance"), _(UNITS[unit]), *[balance.get(n, "") for n in people]])
+    return response
+
+
+def is_table_document(document):
+    """True for a table's document (an import of a table, not of a match)."""
+    return isinstance(document, dict) and "table" in document and "game" not in document
+
+
+class TableRefused(Exception):
+    """A table's document the import refuses: args[0] is the RulesError saying why."""
+
+    @property
+    def error(self):
+        return self.args[0]
+
+
+def imported_table(request, document):
+    """Store a table's document and open it (TableRefused says why it cannot be)."""
+    try:
+        table = store_table(document)
+    except rules.RulesError as error:
+        raise TableRefused(error) from None
+    remember(request, table.public_id, key="tables")
+    return redirect("table", public_id=table.public_id)
+
+
+def store_table(document):
+    """A new table with the document's people, matches (each checked by the engine) and
+    payments (each checked as "Paid" checks one), stored whole or not at all; raises RulesError
+    saying what is wrong."""
+    name = read_table_name(document.get("table"))
+    people = rules.read_players(document.get("people"), PEOPLE_RULE)
+    matches, payments = document.get("matches", []), document.get("payments", [])
+    if not isinstance(matches, list):
+        raise rules.RulesError(gettext_noop("a table's matches must be a list"))
+    if len(matches) > MAX_TABLE_MATCHES:
+        raise rules.RulesError(TABLE_FULL, most=MAX_TABLE_MATCHES)
+    if not isinstance(payments, list):
+        raise rules.RulesError(gettext_noop("a table's payments must be a list"))
+    if len(payments) > MAX_PAYMENTS:
+        raise rules.RulesError(PAYMENTS_FULL, most=MAX_PAYMENTS)
+    with transaction.atomic():
+        table = Table.objects.create(name=name, people=people)
+        for number, match in enumerate(matches, 1):
+            store_table_match(table, match, number)
+        for number, payment in enumerate(payments, 1):
+            store_payment(table, payment, number)
+    return table
+
+
+def store_table_match(table, document, number):
+    """One match of a table's document, as an import stores a match, dated as the document says."""
+    try:
+        unknown = table.unknown(rules.start(document)[1].players)
+        if unknown:
+            raise rules.RulesError(NOT_PEOPLE, name=unknown[0])
+        store(document, table, played_on(document.get("date")))
+    except rules.RulesError as error:
+        why = error.phrase
+        if error.round is not None:
+            why = Phrase(ROUND_MESSAGE, round=error.round, message=error.phrase)
+        raise rules.RulesError(
+            gettext_noop("match %(number)s: %(why)s"), number=number, why=why
+        ) from None
+
+
+def played_on(value):
+    """8 pm of the date a match's "date" gives (YYYY-MM-DD), else None."""
+    try:
+        day = date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None
+    except ValueError:
+        return None
+    return day and timezone.make_aware(datetime(day.year, day.month, day.day, 20))
+
+
+def store_payment(table, payment, number):
+    """One payment of a table's document, checked by the form "Paid" is checked by."""
+    if not isinstance(payment, dict):
+        raise rules.RulesError(PAYMENT_WRONG, number=number, why=_("it is not a JSON object"))
+    names = [payment.get("from"), payment.get("to")]
+    for name in names:
+        if not isinstance(name, str) or table.person(name) is None:
+            why = _(NOT_PEOPLE) % {"name": str(name)[:40]}
+            raise rules.RulesError(PAYMENT_WRONG, number=number, why=why)
+    amount, unit = payment.get("amount"), payment.get("unit")
+    form = PaymentForm(
+        table,
+        {
+            "payer": table.person(names[0]),
+            "payee": table.person(names[1]),
+            "amount": "" if isinstance(amount, bool) else str(amount),
+            "unit": unit if isinstance(unit, str) else "",
+        },
+    )
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        why = f"{_(form.fields[field].label)}: {' '.join(errors)}"
+        raise rules.RulesError(PAYMENT_WRONG, number=number, why=why)
+    data = form.cleaned_data
+    try:
+        table.pay(data["payer"], data["payee"], data["amount"], data["unit"])
+    except Refused as refused:
+        raise refused.error from None
+
+
+PAYMENT_WRONG = gettext_noop("payment %(number)s: %(why)s")

@@ -29,6 +29,7 @@ urlpatterns = [
     path("tables/new/", tables.new_table, name="new_table"),
     path("t/<str:public_id>/", tables.table_page, name="table"),
     path("tw/<str:watch_id>/", tables.table_watch, name="table_watch"),
+    path("tw/<str:watch_id>/playing", tables.table_playing, name="table_playing"),
     path("t/<str:public_id>/new/<slug:slug>/", tables.table_new_match, name="table_new_match"),
     path("t/<str:public_id>/take/", tables.table_take, name="table_take"),
     path("t/<str:public_id>/share/", tables.table_share, name="table_share"),
@@ -37,8 +38,8 @@ urlpatterns = [
     path(
         "t/<str:public_id>/paid/<int:pk>/restore/", tables.payment_restore, name="payment_restore"
     ),
-    path("t/<str:public_id>/table.json", tables.table_export_json, name="table_export_json"),
-    path("t/<str:public_id>/table.csv", tables.table_export_csv, name="table_export_csv"),
+    path("t/<str:public_id>/table.json", records.table_export_json, name="table_export_json"),
+    path("t/<str:public_id>/table.csv", records.table_export_csv, name="table_export_csv"),
     # Scoring with no network (games/offline.py).
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/manifest.json", offline.manifest_view, name="offline_manifest"),

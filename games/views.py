@@ -6,10 +6,8 @@ live check compares and which makes a save conditional on what the phone last sa
 is one model method (games/models.py); a view reads the form, calls it, and draws the answer.
 """
 
-import secrets
 from html import unescape
 
-import segno
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
@@ -25,9 +23,16 @@ from django_htmx.http import trigger_client_event
 
 from games import cards, memo, records, rules, screen
 from games.changes import changes
-from games.drawn import DrawnPage
+from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import NewMatchForm, RoundForm
-from games.links import get_match, on_this_phone, remember
+from games.links import (
+    get_match,
+    holds_table,
+    on_this_phone,
+    remember,
+    share_page,
+    tables_on_this_phone,
+)
 from games.models import (
     AlreadySaved,
     Conflict,
@@ -42,8 +47,6 @@ from games.models import (
 )
 from scorekeeper.limits import limited
 
-# What differs per phone in a page drawn once per version: filled in for each phone.
-CSRF_SLOT, KEY_SLOT = "csrf-slot-7Yq2", "entry-key-slot-7Yq2"
 NOT_SAVED = _(
     "Not saved: the server could not write it just now (its database is "
     "busy, full or read-only). What you typed is still here: try again."
@@ -62,12 +65,13 @@ def healthz(request):
 
 @require_GET
 def home(request):
-    """Start a match, or go back to one this phone has opened."""
-    return render(
-        request,
-        "games/home.html",
-        {"games": rules.GAMES.values(), "matches": on_this_phone(request)},
-    )
+    """This phone's tables first, then start a match, or go back to one this phone opened."""
+    context = {
+        "games": rules.GAMES.values(),
+        "tables": tables_on_this_phone(request),
+        "matches": on_this_phone(request),
+    }
+    return render(request, "games/home.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -129,25 +133,22 @@ def drawn_page(request, link, token, version):
     decided by link alone: a watch token never yields a page drawn for a scorer.
     """
 
+    holds = link == "public_id" and holds_table_of(request, token)
+
     def draw():
         match = Match.objects.get(**{link: token})
         context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
-        context["regulars"] = regulars_of(match, link == "public_id")
+        context["regulars"] = regulars_of(match, holds)
         html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
-    page = memo.drawn(drawing_key("page", link, token, version, request), draw)
+    page = memo.drawn((*drawing_key("page", link, token, version, request), holds), draw)
     return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
 
 
 def drawing_key(kind, link, token, version, request):
     """What a page or a live update (kind) drawn for a match version is kept under."""
     return (kind, link, token, version, get_language(), showing_all(request))
-
-
-def new_entry_key():
-    """The random key of a drawn entry form: a save from it is stored once (16 characters)."""
-    return secrets.token_urlsafe(12)
 
 
 @require_GET
@@ -196,7 +197,7 @@ def render_match(request, match, status=200, **shown):
     live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
     context["live_drawn"] = mark_safe(live.text)
     if not request.htmx:
-        context["regulars"] = regulars_of(match, True)
+        context["regulars"] = regulars_of(match, holds_table_of(request, match.public_id))
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
 
@@ -207,13 +208,23 @@ def match_context(request, match, can_score, entry=None, error=None, entry_key=N
     return scoreboard(match, can_score, showing_all(request), **form)
 
 
-def regulars_of(match, can_score):
-    """The table match belongs to, named and linked by a link of the page's kind (a watch page
-    leads to the table's watch link, never its score link); None for a match of no table."""
+def holds_table_of(request, public_id):
+    """Whether this phone holds the score link of the table the match (by its score link) is
+    of: its way back to the table is then that link, else the table's watch link."""
+    if not request.session.get("tables"):
+        return False
+    table = Table.objects.filter(matches__public_id=public_id).values_list("public_id", flat=True)
+    return holds_table(request, table.first())
+
+
+def regulars_of(match, holding):
+    """The table match belongs to, named and linked: by its score link only when holding it (a
+    match's link opens only what it was made for), else by its watch link; None for a match of
+    no table."""
     if match.table_id is None:
         return None
     table = Table.objects.only("name", "public_id", "watch_id").get(pk=match.table_id)
-    if can_score:
+    if holding:
         return {"name": table.name, "url": reverse("table", args=[table.public_id])}
     return {"name": table.name, "url": reverse("table_watch", args=[table.watch_id])}
 
@@ -493,15 +504,3 @@ def share(request, public_id):
     ]
     back = (reverse("match", args=[match.public_id]), _("Back to the match"))
     return share_page(request, _("Share this match"), links, back)
-
-
-def share_page(request, heading, links, back):
-    """The share page: a QR code, the address and Copy for each of links (title, note, url
-    name, token); back: (url, label)."""
-    codes = []
-    for title, note, name, token in links:
-        url = request.build_absolute_uri(reverse(name, args=[token]))
-        svg = segno.make(url, error="m").svg_inline(border=2, omitsize=True)
-        codes.append((title, note, url, svg))
-    context = {"heading": heading, "codes": codes, "back": back}
-    return render(request, "games/share.html", context)

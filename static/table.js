@@ -11,28 +11,43 @@
 })();
 
 /* The table's watch link on a TV (a wide landscape screen, as static/app.css has it) shows the
-   board of the match in play: when another match is in play, or none is any more, the page is
-   drawn anew within half a minute. */
+   board of the match in play, the match's own live board (its watch link's live check, which
+   static/app.js keeps polling); with none in play, the table's balances. Every half minute it asks
+   which match is in play (data-table-board: a small answer, the watch link's id or nothing) and
+   draws the page anew when that changed. */
 (function () {
   "use strict";
   const board = document.querySelector("[data-table-board]");
   if (!board || !window.matchMedia("(min-width: 1000px) and (orientation: landscape)").matches) return;
-  if (board.dataset.tableBoard) { // the board is drawn here only: a phone polls no live check
+  const playing = async () => {
+    const response = await fetch(board.dataset.tableBoard, { cache: "no-store", credentials: "same-origin" });
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    return (await response.text()).trim();
+  };
+  const show = async (watchId) => {
+    const response = await fetch(`/live/${encodeURIComponent(watchId)}/`, { credentials: "same-origin" });
+    if (!response.ok) return;
     const shown = Object.assign(document.createElement("div"), { className: "table-board" });
-    shown.append(board.content.cloneNode(true));
+    const body = Object.assign(document.createElement("div"), { id: "match-body" });
+    body.innerHTML = await response.text();
+    shown.append(body);
     board.after(shown);
     htmx.process(shown);
-  }
-  const inPlay = (page) => (page.querySelector("[data-table-board]") || {}).dataset;
-  setInterval(async () => {
+  };
+  let shownId = null;
+  const follow = async () => {
     try {
-      const response = await fetch(location.href, { cache: "no-store", credentials: "same-origin" });
-      if (!response.ok) return;
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const shown = inPlay(page);
-      if (shown && shown.tableBoard !== board.dataset.tableBoard) location.reload();
+      const now = await playing();
+      if (shownId === null) {
+        shownId = now;
+        if (now) await show(now);
+      } else if (now !== shownId) {
+        location.reload();
+      }
     } catch (error) {
       console.warn("table:", error); // no network: the board stays as it is
     }
-  }, 30000);
+  };
+  follow();
+  setInterval(follow, 30000);
 })();

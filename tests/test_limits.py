@@ -40,24 +40,24 @@ def message(response):
 # ---- sizes
 
 
-def test_an_import_over_one_megabyte_is_refused_at_once():
+def test_an_import_over_two_megabytes_is_refused_at_once():
     client = Client()
     started = time.monotonic()
-    big = json.dumps(gongzhu_document(1)) + " " * 1_000_001
+    big = json.dumps(gongzhu_document(1)) + " " * 2_000_001
     response = import_text(client, big)
     assert time.monotonic() - started < 1
     assert response.status_code == 422
-    assert "at most 1 MB" in message(response)
+    assert "at most 2 MB" in message(response)
     assert Match.objects.count() == 0
 
 
-def test_an_uploaded_file_over_one_megabyte_is_refused_before_it_is_read(tmp_path):
+def test_an_uploaded_file_over_two_megabytes_is_refused_before_it_is_read(tmp_path):
     path = tmp_path / "huge.match.json"
-    path.write_bytes(b"[" + b"0," * 600_000 + b"0]")
+    path.write_bytes(b"[" + b"0," * 1_000_001 + b"0]")
     with path.open("rb") as upload:
         response = Client().post(reverse("import_match"), {"file": upload})
     assert response.status_code == 422
-    assert "at most 1 MB" in message(response)
+    assert "at most 2 MB" in message(response)
 
 
 def test_a_body_over_the_request_limit_is_refused_before_it_is_parsed():

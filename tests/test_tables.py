@@ -4,11 +4,12 @@ import csv
 import io
 import json
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -29,6 +30,7 @@ EVENINGS = [
     (date(2026, 11, 19), ["gongzhu-two-decks", "sanming-one-kid"]),
 ]
 PEOPLE = ["Ann", "Bo", "Chen", "Dee"]
+ONE_WEEK = timedelta(days=7)
 
 
 def example(name):
@@ -72,19 +74,31 @@ def summed(table):
     return {unit: {n: by_name[n] for n in PEOPLE if n in by_name} for unit, by_name in sums.items()}
 
 
-def played(table):
-    return [
-        {"date": m.created.date(), "result": result, "places": game.ranking(t)}
-        for m in table.matches.prefetch_related(WITH_ROUNDS).order_by("created", "pk")
-        for game, t, result in [replayed(m)]
-    ]
+def live_payments(table):
+    return [p.as_paid() for p in table.payments.filter(deleted=None)]
+
+
+def summary(table):
+    return ledger.summary(table.people, table.played(), live_payments(table))
+
+
+def test_each_matchs_stored_result_is_what_its_rounds_replay_to(table):
+    """The rows a table adds up are the engine's results of the rounds (written under the
+    match's lock by each change), and rebuild_results writes the same rows again."""
+    for match in table.matches.prefetch_related(WITH_ROUNDS):
+        game, board, result = replayed(match)
+        stored = match.result.as_played(match.game)
+        assert stored == {"game": match.game, **ledger.kept(game, board, result["finished"])}
+        assert stored["places"] == game.ranking(board)
+    before = {r.pk: r.as_played("") for r in models.Result.objects.all()}
+    call_command("rebuild_results", stdout=io.StringIO())
+    assert {r.pk: r.as_played("") for r in models.Result.objects.all()} == before
 
 
 def test_balances_are_the_matches_settlements_with_payments_counted(table):
     table.pay("Dee", "Ann", Decimal("20.50"), "money")
     table.pay("chen", "ANN", 100, "beans")  # names as the app compares them
-    payments = [p.document() for p in table.payments.all()]
-    found = ledger.ledger(table.people, played(table), payments)
+    found = ledger.ledger(table.people, table.played(), live_payments(table))
     expected = summed(table)
     expected["money"]["Dee"] += Decimal("20.50")  # Dee owes 20.50 less
     expected["money"]["Ann"] -= Decimal("20.50")  # and Ann is owed 20.50 less
@@ -97,8 +111,7 @@ def test_balances_are_the_matches_settlements_with_payments_counted(table):
 
 def test_the_settlement_is_the_fewest_transfers_of_the_balances(table):
     table.pay("Dee", "Ann", 5, "money")
-    payments = [p.document() for p in table.payments.all()]
-    found = ledger.ledger(table.people, played(table), payments)
+    found = ledger.ledger(table.people, table.played(), live_payments(table))
     for unit, balance in found["balances"].items():
         paid = dict.fromkeys(balance, Decimal(0))
         for transfer in found["settlement"][unit]:
@@ -112,14 +125,16 @@ def test_the_settlement_is_the_fewest_transfers_of_the_balances(table):
 
 
 def test_a_match_without_a_stake_counts_in_the_statistics_only():
-    result = rules.score({**example("gongzhu-ceiling"), "options": {"ceiling": 300}})
-    match = {"date": date(2026, 11, 5), "result": result, "places": [1, 2, 3, 4]}
+    game, board, closed = rules.replay({**example("gongzhu-ceiling"), "options": {"ceiling": 300}})
+    result = {"game": "gongzhu", **ledger.kept(game, board, closed)}
+    match = {"match": None, "date": date(2026, 11, 5), "result": result}
     assert ledger.ledger(PEOPLE, [match], []) == {"balances": {}, "settlement": {}}
-    assert [row["played"] for row in ledger.statistics(PEOPLE, [match])] == [1, 1, 1, 1]
+    found = ledger.summary(PEOPLE, [match], [])
+    assert [row["played"] for row in found["statistics"]] == [1, 1, 1, 1]
 
 
 def test_statistics_count_played_won_and_the_average_place(table):
-    rows = {(r["person"], r["game"]): r for r in ledger.statistics(table.people, played(table))}
+    rows = {(r["person"], r["game"]): r for r in summary(table)["statistics"]}
     assert rows["Ann", "gongzhu"]["played"] == 3
     assert rows["Dee", "gongzhu"]["played"] == 3 and ("Dee", "sanming") not in rows
     assert rows["Ann", "sanming"]["played"] == 4
@@ -128,16 +143,25 @@ def test_statistics_count_played_won_and_the_average_place(table):
     assert all(1 <= r["average_place"] <= 4 for r in rows.values())
 
 
-def test_evenings_list_their_games_and_winners(table):
-    days = ledger.evenings(table.people, played(table))
+def test_evenings_list_each_matchs_game_and_winners(table):
+    days = summary(table)["evenings"]
     assert [d["date"] for d in days] == [day for day, _names in EVENINGS]
-    assert days[1]["games"] == ["gongzhu", "sanming"]
-    assert days[1]["matches"] == 3 and days[0]["winners"]
-    best = ledger.best_and_worst(table.people, days)
+    assert [m["game"] for m in days[1]["matches"]] == ["gongzhu", "sanming", "sanming"]
+    assert all(m["winners"] and m["finished"] for d in days for m in d["matches"])
+    best = summary(table)["extremes"]
     for by_name in best.values():
         for found in by_name.values():
             assert found["best"]["amount"] >= found["worst"]["amount"]
     assert "Dee" not in best["beans"]
+
+
+def test_a_best_and_worst_evening_takes_two_evenings():
+    table = Table.objects.create(name="Once", people=PEOPLE)
+    table.take_match(store(example("sanming-16-card")))
+    assert summary(table)["extremes"] == {}
+    table.take_match(store(example("sanming-one-kid")))
+    Match.objects.filter(pk=table.matches.first().pk).update(created=timezone.now() - ONE_WEEK)
+    assert set(summary(table)["extremes"]["beans"]) == {"Ann", "Bo", "Chen"}
 
 
 def test_an_evening_that_runs_past_midnight_stays_one_evening(client):
@@ -159,11 +183,10 @@ def test_an_evening_that_runs_past_midnight_stays_one_evening(client):
 def test_the_running_balance_ends_at_the_balance(table):
     table.pay("Dee", "Ann", 7, "money")
     payments = [{**p.document(), "date": date(2026, 11, 20)} for p in table.payments.all()]
-    lines = ledger.running(table.people, played(table), payments)
-    balances = ledger.balances(table.people, played(table), payments)
-    dates, money = lines["money"]
+    found = ledger.summary(table.people, table.played(), payments)
+    dates, money = found["running"]["money"]
     assert dates[-1] == date(2026, 11, 20) and len(dates) == 4
-    assert {name: line[-1] for name, line in money.items()} == balances["money"]
+    assert {name: line[-1] for name, line in money.items()} == found["balances"]["money"]
 
 
 # ---- the table's changes, under its lock
@@ -205,13 +228,11 @@ def test_a_deleted_payment_leaves_the_balances_and_can_be_restored():
     table = Table.objects.create(name="Thursday", people=["Ann", "Bo"])
     payment = table.pay("Ann", "Bo", 5, "money")
     table.set_payment_deleted(payment.pk, True)
-    live = [p.document() for p in table.payments.filter(deleted=None)]
-    assert ledger.balances(table.people, [], live) == {}
+    assert summary(table)["balances"] == {}
     with pytest.raises(Payment.DoesNotExist):
         table.set_payment_deleted(payment.pk, True)  # deleted already: from another phone
     table.set_payment_deleted(payment.pk, False)
-    live = [p.document() for p in table.payments.filter(deleted=None)]
-    assert ledger.balances(table.people, [], live)["money"] == {"Ann": 5, "Bo": -5}
+    assert summary(table)["balances"]["money"] == {"Ann": 5, "Bo": -5}
 
 
 # ---- the pages
@@ -248,7 +269,7 @@ def test_the_tables_page_shows_balances_first_and_who_pays_whom(client, table):
     table.pay("Dee", "Ann", 5, "money")
     shown = visible(page(client, reverse("table", args=[table.public_id])))
     assert shown.index("Balance in beans") < shown.index("Play a match")
-    found = ledger.ledger(table.people, played(table), [p.document() for p in table.payments.all()])
+    found = ledger.ledger(table.people, table.played(), live_payments(table))
     first = found["settlement"]["money"][0]
     assert f"{first['from']} pays {first['to']}" in shown
     assert "Who wins most" in shown and "Best and worst evening" in shown
@@ -311,7 +332,7 @@ def test_paid_moves_the_balances_and_deleting_it_moves_them_back(client, table):
     payment = Payment.objects.get()
     assert payment.amount == Decimal("12.5")
     after = visible(page(client, url))
-    assert after != before and "Dee paid Ann 12.50 money" in after
+    assert after != before and "Dee paid Ann 12.50" in after and "12.50 money" not in after
     client.post(reverse("payment_delete", args=[table.public_id, payment.pk]))
     shown = visible(page(client, url))
     balances = shown.split("Play a match")[0]
@@ -393,11 +414,17 @@ def test_the_json_export_imports_back_through_the_import_page(client, table):
 @pytest.mark.parametrize(
     "change, said",
     [
-        ({"people": ["Ann", "Bo", "Chen"]}, "match 1: Dee is not one of the table's people"),
+        ({"people": ["Ann", "Bo", "Chen"]}, "match 1: Dee is not one of this table's people"),
         ({"payments": [{"from": "Ann", "to": "Zed", "amount": 5, "unit": "money"}]}, "Zed is"),
         ({"payments": [{"from": "Ann", "to": "ann", "amount": 5, "unit": "money"}]}, "two"),
-        ({"payments": [{"from": "Ann", "to": "Bo", "amount": 0.001, "unit": "money"}]}, "above"),
-        ({"payments": [{"from": "Ann", "to": "Bo", "amount": 5, "unit": "gold"}]}, "above 0"),
+        (
+            {"payments": [{"from": "Ann", "to": "Bo", "amount": 0.001, "unit": "money"}]},
+            "payment 1: How much: Ensure this value is greater than or equal to 0.01.",
+        ),
+        (
+            {"payments": [{"from": "Ann", "to": "Bo", "amount": 5, "unit": "gold"}]},
+            "payment 1: In: Select a valid choice. gold is not one of the available choices.",
+        ),
         ({"table": ""}, "a table's name"),
     ],
 )
@@ -512,7 +539,7 @@ def test_the_tables_page_is_drawn_once_per_state(client, table, django_assert_nu
     page(client, url)
     with django_assert_num_queries(1):  # the table's state; the page is the one drawn for it
         page(client, url)
-    with django_assert_num_queries(5):  # the state, then the table, matches, rounds, payments
+    with django_assert_num_queries(4):  # the state, the table, its matches' results, payments
         page(client, reverse("table_watch", args=[table.watch_id]))
 
 
@@ -558,11 +585,27 @@ def test_a_match_of_the_table_leads_back_to_it_by_a_link_of_its_own_kind():
     before = client.get(reverse("match", args=[match.public_id])).content.decode()
     assert "Back to" not in before
     table.take_match(match)  # the page drawn before is not shown again
-    scoring = client.get(reverse("match", args=[match.public_id])).content.decode()
-    assert f'href="/t/{table.public_id}/"' in scoring and "Thursday Gongzhu" in visible(scoring)
     watching = client.get(reverse("watch", args=[match.watch_id])).content.decode()
     assert f'href="/tw/{table.watch_id}/"' in watching
     assert table.public_id not in watching
+
+
+def test_a_matchs_score_link_leads_to_its_tables_watch_link_unless_the_phone_holds_more():
+    """F12: one match's score link is not the key to every match, payment and export of its
+    table: its way back is the table's watch link, unless this phone opened the table's own
+    score link."""
+    table = Table.objects.create(name="Thursday Gongzhu", people=PEOPLE)
+    match = table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    stranger = Client()
+    scoring = stranger.get(reverse("match", args=[match.public_id])).content.decode()
+    assert f'href="/tw/{table.watch_id}/"' in scoring and table.public_id not in scoring
+    assert "Thursday Gongzhu" in visible(scoring).split("Round 1")[0]  # at the top
+    regular = Client()
+    regular.get(reverse("table", args=[table.public_id]))
+    scoring = regular.get(reverse("match", args=[match.public_id])).content.decode()
+    assert f'href="/t/{table.public_id}/"' in scoring
+    again = stranger.get(reverse("match", args=[match.public_id])).content.decode()
+    assert table.public_id not in again  # the page drawn for the regular is not the stranger's
 
 
 def test_the_tables_share_page_shows_both_links_as_qr_codes_to_its_scorers_only(client):

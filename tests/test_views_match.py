@@ -44,15 +44,15 @@ def test_a_save_from_a_phone_needs_the_same_queries_for_2_and_20_rounds(
 ):
     """A save from the match page's form (htmx, naming its version): the match, the write
     (the match and its rematch read under the write lock, the round and its history, the
-    versions moved on) in one transaction; the answer is drawn from the board the round was
-    played on."""
+    versions moved on, its stored result) in one transaction; the answer is drawn from the
+    board the round was played on."""
     match = new_least_score(client, threshold="1000")
     for rounds in (2, 20):
         while Round.objects.count() < rounds - 1:
             post_round(client, match, 0, 1, 15, 20)
         match.refresh_from_db()
         client.get(reverse("match", args=[match.public_id]))  # the phone's page: its board
-        with django_assert_num_queries(7):  # 5 and the savepoint of the test's transaction
+        with django_assert_num_queries(8):  # 6 and the savepoint of the test's transaction
             saved = post_round(
                 client, match, 0, 1, 15, 20, version=match.version, HTTP_HX_REQUEST="true"
             )

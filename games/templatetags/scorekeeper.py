@@ -14,7 +14,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from games.rules.base import ROUND_MESSAGE, Phrase, Term
 
@@ -27,6 +27,7 @@ FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
 PLACEHOLDER = re.compile(r"%\((\w+)\)([#0 +-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa])|%%")
 
 
+@register.simple_tag
 def separator():
     """Between two items of a list, in the reader's language."""
     return SEPARATORS.get((get_language() or "en").split("-")[0], ", ")
@@ -210,6 +211,25 @@ def money_signed(amount, places=0):
         return amount
     shown = number_format(amount, decimal_pos=places or None)
     return isolated(f"+{shown}" if amount > 0 else shown, number=True)
+
+
+@register.filter
+def in_unit(amount, unit_places):
+    """An amount in a table's unit, as a player says it: money as a number (5.00), beans
+    counted (300 beans). unit_places: "beans:0", "money:2" (the unit and the decimals shown)."""
+    unit, places = unit_places.split(":")
+    shown = money(amount, int(places))
+    if unit != "beans" or not is_number(amount):
+        return shown
+    count = int(amount) if amount == int(amount) else 2  # the plural a fraction takes
+    return mark_safe(ngettext("%(amount)s bean", "%(amount)s beans", count) % {"amount": shown})
+
+
+@register.filter
+def paid(payment):
+    """A recorded payment's amount as a player says it: 5.00 (money), 300 beans."""
+    places = 2 if payment.unit == "money" or payment.amount % 1 else 0
+    return in_unit(payment.amount, f"{payment.unit}:{places}")
 
 
 @register.filter
