@@ -1,5 +1,5 @@
 # make run: install, migrate and serve on the LAN with gunicorn.  make test: install and test.
-# make lint: ruff (make test runs it too).  make mutation: mutmut on games/rules/ with the fast rules tests.
+# make lint: ruff and the import graph's contracts (make test runs it too).  make mutation: mutmut on games/rules/ with the fast rules tests.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
@@ -56,6 +56,7 @@ test: test-tools check-migrations messages offline-runtime lint
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 # Mutants of games/rules/ against the rules tests ([tool.mutmut] in pyproject.toml); the
 # results stay in mutants/ (ignored by git), so a second run only tries what changed.

@@ -144,11 +144,11 @@ def settlement(balance):
 
 
 def unsettled(played):
-    """[{"match", "date", "unit", "amount"}]: each match whose settlement rounding left an
+    """[{"game", "date", "unit", "amount"}]: each match whose settlement rounding left an
     amount that nobody pays (above 0) or that is owed to nobody (below 0)."""
     return [
         {
-            "match": match["match"],
+            "game": match["result"]["game"],
             "date": match["date"],
             "unit": unit_of(match["result"]),
             "amount": decimal(match["result"]["settlement"]["remainder"]),

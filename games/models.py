@@ -359,10 +359,6 @@ class Result(models.Model):
         if not cls.objects.filter(match=match).update(**kept):
             cls.objects.create(match=match, **kept)
 
-    def as_played(self, game):
-        """The result as the ledger reads it: the engine's result's fields a table needs."""
-        return {"game": game, **{name: getattr(self, name) for name in ledger.KEPT}}
-
 
 class Round(models.Model):
     """One hand as the table entered it; its place in the match is its order by number."""
@@ -466,13 +462,20 @@ class Table(models.Model):
         )
 
     def played(self):
-        """Each of the table's matches in play order, as the ledger reads it: {"match", "date"
-        (its evening's), "result" (its stored Result)}; no round is replayed."""
-        matches = list(self.matches.select_related("result").order_by("created", "pk"))
-        days = ledger.evenings_of([timezone.localtime(match.created) for match in matches])
+        """Each of the table's matches in play order, as the ledger reads it: {"match" (its id,
+        links, when it started), "date" (its evening's), "result" (its stored Result's fields,
+        with its game)}: one query, no round replayed."""
+        links = ("pk", "public_id", "watch_id", "created")
+        kept = [f"result__{name}" for name in ledger.KEPT]
+        rows = list(self.matches.order_by("created", "pk").values_list(*links, "game", *kept))
+        days = ledger.evenings_of([timezone.localtime(row[3]) for row in rows])
         return [
-            {"match": match, "date": day, "result": match.result.as_played(match.game)}
-            for match, day in zip(matches, days)
+            {
+                "match": dict(zip(links, row)),
+                "date": day,
+                "result": {"game": row[4], **dict(zip(ledger.KEPT, row[5:]))},
+            }
+            for row, day in zip(rows, days)
         ]
 
     def unknown(self, names):

@@ -41,12 +41,10 @@ go as any others, each once by its entry key. A link another match has is refuse
 why in words, which the phone shows the scorer; the match stays on the phone.
 """
 
-import functools
 import hashlib
 import io
 import json
 import os
-import re
 import zipfile
 from pathlib import Path
 
@@ -311,16 +309,3 @@ def state(request, public_id):
         },
         json_dumps_params={"ensure_ascii": False},
     )
-
-
-IMPORTED = re.compile(r'^import [^;]*? from "\./([\w-]+\.js)";$', re.MULTILINE)
-
-
-@functools.cache
-def modules_of(name="offline.js"):
-    """The ES modules static/offline/<name> imports, itself included, each once: what a match
-    page preloads, so that the browser fetches them all at once rather than a level at a time."""
-    found = [name]
-    for imported in IMPORTED.findall((ROOT / "static" / "offline" / name).read_text()):
-        found += [module for module in modules_of(imported) if module not in found]
-    return found

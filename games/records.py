@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, TextField, prefetch_related_objects
+from django.db.models.functions import Cast
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
@@ -293,36 +294,46 @@ def store(document, regulars=None, created=None):
 # ---- a regulars' table: its export and import
 
 
-def table_document(table, played):
-    """The table's JSON document: its people, its matches (played, each as a match exports,
-    with its evening's date), its live payments, and what the ledger sums of them (balances,
-    settlement), which an import sums anew. The rounds are read, never replayed."""
-    payments = [p.document() for p in table.payments.filter(deleted=None)]
-    rounds = {}
-    live = Round.objects.filter(match__table=table, deleted=None).order_by("match", "number")
-    for match_id, entry in live.values_list("match", "entry"):
-        rounds.setdefault(match_id, []).append(entry)
-    matches = [
-        {**m["match"].document(rounds.get(m["match"].pk, [])), "date": m["date"].isoformat()}
-        for m in played
-    ]
-    paid = [p.as_paid() for p in table.payments.filter(deleted=None)]
-    return {
+def table_json(table, played):
+    """The table's JSON document: its name, people, live payments, what the ledger sums of them
+    (balances, settlement, which an import sums anew) and its matches (played), each as a match
+    exports, with its evening's date. Each round's entry is spliced in as the database keeps its
+    text: the rounds (nearly all of the file) are neither decoded nor replayed."""
+    payments = list(table.payments.filter(deleted=None))
+    summed = ledger.ledger(table.people, played, [p.as_paid() for p in payments])
+    head = {
         "table": table.name,
         "people": table.people,
-        "matches": matches,
-        "payments": payments,
-        **ledger.ledger(table.people, played, paid),
+        "payments": [p.document() for p in payments],
+        **summed,
     }
+    dates = {m["match"]["pk"]: m["date"].isoformat() for m in played}
+    rounds = {}
+    live = Round.objects.filter(match__table=table, deleted=None).order_by("match", "number")
+    for match_id, text in live.values_list("match", Cast("entry", TextField())):
+        rounds.setdefault(match_id, []).append(text)
+    stored = table.matches.filter(pk__in=dates).order_by("created", "pk")
+    matches = [
+        with_array({**m.document([]), "date": dates[m.pk]}, "rounds", rounds.get(m.pk, []))
+        for m in stored
+    ]
+    return with_array(head, "matches", matches)
+
+
+def with_array(document, key, texts):
+    """The JSON text of document (a dict of one key or more) with one more key, last: the array
+    of the JSON texts."""
+    document = {name: value for name, value in document.items() if name != key}
+    return f'{json.dumps(document, ensure_ascii=False)[:-1]}, "{key}": [{",".join(texts)}]}}'
 
 
 @require_GET
 def table_export_json(request, public_id):
-    """The table as its JSON document (one line a match), made once per table state."""
+    """The table as its JSON document, made once per table state."""
     table = get_table(public_id)
 
     def draw():
-        text = json.dumps(table_document(table, table.played()), ensure_ascii=False)
+        text = table_json(table, table.played())
         return Download(text, f"{table_file(table)}.table.json", "application/json")
 
     key = ("table.json", public_id, Table.state_of("public_id", public_id))
@@ -454,7 +465,7 @@ def store_payment(table, payment, number):
             "payer": table.person(names[0]),
             "payee": table.person(names[1]),
             "amount": "" if isinstance(amount, bool) else str(amount),
-            "unit": unit if isinstance(unit, str) else "",
+            "unit": str(unit)[:40],
         },
     )
     if not form.is_valid():

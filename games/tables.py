@@ -28,6 +28,7 @@ from scorekeeper.limits import limited
 
 TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scoring, watching page
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
+EVENINGS_SHOWN = 10  # the latest evenings listed, unless the phone asks for all (?evenings=all)
 
 
 @require_http_methods(["GET", "POST"])
@@ -70,21 +71,27 @@ def drawn_table(request, link, token, state):
     """The table's page, drawn once per state and language; only the CSRF token and the payment
     forms' key are per phone."""
 
+    every_evening = request.GET.get("evenings") == "all"
+
     def draw():
         table = Table.objects.get(**{link: token})
-        context = table_context(request, table, link == "public_id", entry_key=KEY_SLOT)
+        context = table_context(
+            request, table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
+        )
         html = render_to_string("games/table.html", {**context, "csrf_token": CSRF_SLOT}, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
-    key = ("table", link, token, state, get_language(), request.get_host())
+    key = ("table", link, token, state, get_language(), request.get_host(), every_evening)
     page = memo.drawn(key, draw)
     return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
 
 
-def table_context(request, table, can_score, pay_form=None, take_form=None, entry_key=None):
+def table_context(
+    request, table, can_score, pay_form=None, take_form=None, entry_key=None, every_evening=False
+):
     """Everything the table's page draws: the ledger's summary of its matches' stored results
     and its live payments, shaped for the page; entry_key: what its payment forms' keys begin
-    with (each form adds its own ending)."""
+    with (each form adds its own ending); every_evening: list every evening, not the latest."""
     played = table.played()
     payments = list(table.payments.all())
     summary = ledger.summary(table.people, played, [p.as_paid() for p in payments if not p.deleted])
@@ -93,7 +100,7 @@ def table_context(request, table, can_score, pay_form=None, take_form=None, entr
     matches = [
         {
             **m,
-            "url": reverse(link, args=[getattr(m["match"], TOKENS[link])]),
+            "url": reverse(link, args=[m["match"][TOKENS[link]]]),
             "game": rules.GAMES[m["result"]["game"]],
         }
         for m in reversed(played[-MATCHES_SHOWN:])
@@ -102,13 +109,14 @@ def table_context(request, table, can_score, pay_form=None, take_form=None, entr
         "table": table,
         "can_score": can_score,
         "units": units,
-        "unsettled": summary["unsettled"],
+        "unsettled": [{**u, "game": rules.GAMES[u["game"]]} for u in summary["unsettled"]],
         "card": cards.table_card(table, units, last_day(played, payments)),
         "payments": payments,
         "matches": matches,
         "matches_count": len(played),
         "in_play": [m for m in matches if not m["result"]["finished"]],
-        "evenings": shown_evenings(summary["evenings"]),
+        "evenings": shown_evenings(summary["evenings"][0 if every_evening else -EVENINGS_SHOWN :]),
+        "evenings_count": len(summary["evenings"]),
         "statistics": shown_statistics(summary),
         "charts": balance_charts(summary["running"], UNITS),
         "games": rules.GAMES.values(),

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.test.client import BOUNDARY, encode_multipart
 
-from games.models import Match
+from games.models import Match, Table
 from games.records import store
 from tests.server import DATABASES, Server, database, new_least_score
 from tests.test_attack_findings import ENDED, WITH_LONE, at_once
@@ -68,6 +68,15 @@ FIELDS = [
     "language",
     "next",
     "csrfmiddlewaretoken",
+    "payer",
+    "payee",
+    "amount",
+    "unit",
+    "link",
+    "name",
+    "people",
+    "add_people",
+    "evenings",
 ]
 VALUES = [
     "",
@@ -120,14 +129,34 @@ CHARSETS = [
 ]
 
 
-def urls(matches):
-    """Every route of the app, with live, watch and made-up tokens and round numbers."""
-    tokens = (
-        [m.public_id for m in matches]
-        + [m.watch_id for m in matches]
-        + ["nosuchmatch", "x" * 300, "%F0%9F%82%A1", "..", "0", "%00", "a%00b", "%1F"]
-    )
-    paths = [
+MADE_UP = ["nosuchmatch", "x" * 300, "%F0%9F%82%A1", "..", "0", "%00", "a%00b", "%1F"]
+TABLE_TAILS = [
+    "",
+    "playing",
+    "new/gongzhu/",
+    "new/sanming/",
+    "new/nosuchgame/",
+    "take/",
+    "share/",
+    "pay/",
+    "table.json",
+    "table.csv",
+    "paid/1/delete/",
+    "paid/1/restore/",
+    "paid/2/delete/",
+    "paid/99/restore/",
+]
+
+
+def urls(matches, tables):
+    """Every route of the app, with live, watch and made-up tokens and round numbers, and every
+    route of a table with its score and watch links and made-up ones."""
+    tokens = [m.public_id for m in matches] + [m.watch_id for m in matches] + MADE_UP
+    table_tokens = [t.public_id for t in tables] + [t.watch_id for t in tables] + MADE_UP
+    paths = ["/tables/new/"]
+    for token in table_tokens:
+        paths += [f"/{kind}/{token}/{tail}" for kind in ("t", "tw") for tail in TABLE_TAILS]
+    paths += [
         "/",
         "/healthz",
         "/matches/",
@@ -177,7 +206,10 @@ def query(rng):
     if rng.random() < 0.02:
         return "?" + MANY_FIELDS
     pairs = [
-        (rng.choice(["v", "rounds", "score", "q", "z", "next"]), rng.choice(VALUES)[:200])
+        (
+            rng.choice(["v", "rounds", "score", "q", "z", "next", "evenings"]),
+            rng.choice(VALUES)[:200],
+        )
         for _ in range(rng.randint(0, 3))
     ]
     return "?" + "&".join(f"{k}={v}" for k, v in pairs) if pairs else ""
@@ -260,9 +292,25 @@ def matches():
     return [least, rematch, six, *others, *map(store, ENDED.values())]
 
 
-def test_no_request_gets_a_server_error(matches, capsys):
+@pytest.fixture
+def tables(matches):
+    """A table holding matches and payments (one deleted), one holding only a payment (F1),
+    and one with a match in play."""
+    regulars = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
+    for match in matches[-3:]:
+        regulars.take_match(match, adding=True)
+    regulars.pay("Ann", "Bo", 5, "money")
+    regulars.set_payment_deleted(regulars.pay("Bo", "Chen", 300, "beans").pk, True)
+    paid_only = Table.objects.create(name="Paid only", people=["Ann", "Bo"])
+    paid_only.pay("Ann", "Bo", 5, "money")
+    playing = Table.objects.create(name="Playing", people=["Ann", "Bo", "Chen"])
+    playing.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    return [regulars, paid_only, playing]
+
+
+def test_no_request_gets_a_server_error(matches, tables, capsys):
     rng = random.Random(SEED)
-    paths = urls(matches)
+    paths = urls(matches, tables)
     client = Client(raise_request_exception=False)
     statuses, failures = Counter(), []
     for _ in range(REQUESTS):

@@ -6,7 +6,10 @@ version drawn, or the round a save added to it, so the rounds a phone enters off
 exactly what its screen showed.
 """
 
+import functools
 import json
+import re
+from pathlib import Path
 
 from django import template
 from django.utils.html import format_html, format_html_join
@@ -76,12 +79,24 @@ def waiting_words():
     return json.dumps(words, ensure_ascii=False)
 
 
+IMPORTED = re.compile(r'^import [^;]*? from "\./([\w-]+\.js)";$', re.MULTILINE)
+MODULES = Path(__file__).resolve().parent.parent.parent / "static" / "offline"
+
+
+@functools.cache
+def modules_of(name="offline.js"):
+    """The ES modules static/offline/<name> imports, itself included, each once: what a match
+    page preloads, so that the browser fetches them all at once rather than a level at a time."""
+    found = [name]
+    for imported in IMPORTED.findall((MODULES / name).read_text()):
+        found += [module for module in modules_of(imported) if module not in found]
+    return found
+
+
 @register.simple_tag
 def offline_preloads():
     """<link rel=modulepreload> for each module the match page's offline.js imports, at once."""
     from django.templatetags.static import static
-
-    from games.offline import modules_of
 
     return format_html_join(
         "",
