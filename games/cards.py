@@ -134,24 +134,35 @@ def series_card(match, game, result, combined):
 
 
 def table_card(table, units, day):
-    """The result card of a table so far: each person's balance in its first unit, and who pays
-    whom to settle each unit (units: as the table's page shows them); None before any balance.
-    day: the date of its latest match or payment."""
+    """The result card of a table so far: each person's balance in its first unit as the
+    standings, every other unit's balances under its own heading, then who pays whom to settle
+    each unit (units: as the table's page shows them); None before any balance. day: the date
+    of its latest match or payment."""
     if not units:
         return None
-    standings = by_amount(units[0]["rows"], units[0]["places"])
+    first, *others = units
+    balances = [
+        {
+            "heading": _("Balance in %(unit_name)s") % {"unit_name": _(unit["name"])},
+            "lines": [
+                f"{isolate(name)} {shown(money_signed(amount, unit['places']))}"
+                for name, amount in unit["rows"]
+            ],
+        }
+        for unit in others
+    ]
     payments = [
         paying(
             {"transfers": unit["transfers"], "amounts": [a for _n, a in unit["rows"]]}, unit["unit"]
         )
         for unit in units
     ]
-    note = _("Balance in %(unit_name)s") % {"unit_name": _(units[0]["name"])}
+    note = _("Balance in %(unit_name)s") % {"unit_name": _(first["name"])}
     return card(
         title=table.name,
         date=formats.date_format(day, "DATE_FORMAT"),
         file=f"table-{day:%Y-%m-%d}.png",
-        standings=standings,
-        payments=payments,
+        standings=by_amount(first["rows"], first["places"]),
+        payments=balances + payments,
         note=note,
     )

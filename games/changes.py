@@ -66,3 +66,26 @@ def shown(value, players, kind="number"):
     if isinstance(value, list):
         return " ".join(pretty(v) if v in DECK else str(v) for v in value) or "–"
     return str(value)
+
+
+def setup_lines(change, game=None):
+    """What a fix of a setup changed (a SetupChange of a match of game, or of a table), line by
+    line: {"renamed": (before, after)} for each name, {"option", "before", "after"} for each
+    option whose value changed (its default where it was left unset), and of a table
+    {"name": (before, after)}, {"joined": name}, {"left": name}."""
+    before, after = change.before, change.after
+    names = "players" if game is not None else "people"
+    lines = (
+        [{"name": (before["name"], after["name"])}]
+        if before.get("name") != after.get("name")
+        else []
+    )
+    old, new = before[names], after[names]
+    lines += [{"renamed": pair} for pair in zip(old, new) if pair[0] != pair[1]]
+    lines += [{"joined": name} for name in new[len(old) :]]
+    lines += [{"left": name} for name in old[len(new) :]]
+    for option in game.options if game is not None else ():
+        values = [side["options"].get(option.name, option.default) for side in (before, after)]
+        if values[0] != values[1]:
+            lines.append({"option": option.name, "before": values[0], "after": values[1]})
+    return lines

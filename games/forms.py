@@ -454,3 +454,45 @@ class TakeForm(forms.Form):
     def clean_link(self):
         found = SCORE_LINK.search(self.cleaned_data["link"].strip())
         return found.group(1) if found else ""
+
+
+class TableSetupForm(forms.Form):
+    """A table's name and people fixed: each person renamed in place, people added below."""
+
+    name = forms.CharField(label=gettext_noop("Name"), max_length=200)
+    added = forms.CharField(
+        label=gettext_noop("People to add, one a line"),
+        max_length=MAX_PEOPLE * 42,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, table, *args, **kwargs):
+        initial = {"name": table.name, **{f"person_{k}": p for k, p in enumerate(table.people)}}
+        super().__init__(*args, initial=initial, **kwargs)
+        for k, person in enumerate(table.people):
+            self.fields[f"person_{k}"] = forms.CharField(label=person, max_length=200)
+        self.count = len(table.people)
+
+    def person_fields(self):
+        return [self[f"person_{k}"] for k in range(self.count)]
+
+    def clean_name(self):
+        try:
+            return read_table_name(self.cleaned_data["name"])
+        except RulesError as error:
+            raise forms.ValidationError(said(error)) from None
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        names = [data[f"person_{k}"] for k in range(self.count)]
+        names += [n for n in NAME_SEPARATORS.split(data.get("added", "")) if n.strip()]
+        try:
+            data["people"] = rules.read_players(names, PEOPLE_RULE)
+        except RulesError as error:
+            seat = error.phrase.params.get("seat")
+            field = f"person_{seat}" if seat is not None and seat < self.count else "added"
+            self.add_error(field, said(error))
+        return data

@@ -200,15 +200,15 @@ class Match(models.Model):
     @contextmanager
     def changing(self):
         """The match as it stands, read under the write lock, in the transaction that changes
-        it (its players, game and options never change: only its version and whether it is
-        closed are read, with its rematch if one follows it); its version, and its series',
-        moves on."""
+        it (its version, whether it is closed, its players and options, with its rematch if one
+        follows it); its version, and its series', moves on."""
         with transaction.atomic():
             rows = Match.objects.select_for_update().filter(Q(pk=self.pk) | Q(rematch_of=self.pk))
             rows = rows.order_by("pk")  # locked in one order by every change
-            for pk, version, closed in rows.values_list("pk", "version", "closed"):
+            now = rows.values_list("pk", "version", "closed", "players", "options", "table")
+            for pk, *fields in now:
                 if pk == self.pk:
-                    self.version, self.closed = version, closed
+                    self.version, self.closed, self.players, self.options, self.table_id = fields
             self.played = None  # (game, table, closed) once the change has scored the match
             yield self
             self.in_series().update(version=F("version") + 1)
@@ -290,6 +290,39 @@ class Match(models.Model):
         except rules.RulesError as error:
             raise Refused(error) from None
 
+    def change_setup(self, players, options, adding=False):
+        """Rename the players and set the options anew, if every round entered still stands
+        under them (the engine plays them all again); the change is kept (SetupChange) for
+        History, which says it in words and can undo it. Raises Refused naming the round that
+        no longer fits; Unknown for a name none of its table's people (unless adding them);
+        returns the change, or None when nothing changed."""
+        with transaction.atomic():
+            if self.table_id is not None:  # a table's lock is taken before its match's
+                with Table(pk=self.table_id).changing() as regulars:
+                    regulars.admit(players, adding)
+            with self.changing() as now:
+                return now.set_up({"players": players, "options": options})
+
+    def set_up(self, after):
+        """Under the lock: the players and options after (a SetupChange's), if the rounds stand."""
+        before = {"players": self.players, "options": self.options}
+        if after == before:
+            return None
+        self.players, self.options = after["players"], after["options"]
+        stored, _last, _deleted = self.rounds_now()
+        self.scored_with([entry for _number, entry in stored])
+        Match.objects.filter(pk=self.pk).update(**after)
+        return SetupChange.objects.create(match=self, before=before, after=after)
+
+    def undo_setup(self, pk):
+        """Put back the setup a change (SetupChange pk) replaced, as a change of its own; Refused
+        when the setup was changed again since, or the rounds do not stand under it."""
+        with self.changing() as now:
+            change = now.setup_changes.get(pk=pk)
+            if {"players": now.players, "options": now.options} != change.after:
+                raise Refused(rules.RulesError(CHANGED_SINCE))
+            return now.set_up(change.before)
+
     def rebuild_result(self):
         """Write the match's Result anew from its stored rounds (as far as the engine can play
         them), under its write lock: `manage.py rebuild_results`."""
@@ -330,6 +363,31 @@ def position_of(stored, number):
         if stored_round.number == number:
             return position
     raise Round.DoesNotExist
+
+
+CHANGED_SINCE = gettext_noop("the setup was changed again since: undo the later change first")
+
+
+class SetupChange(models.Model):
+    """A fix of a match's or a table's setup after it started: what it was and what it became
+    (a match's {"players", "options"}, a table's {"name", "people"}), which History says in
+    words and can undo (by a change back, kept too)."""
+
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="setup_changes"
+    )
+    table = models.ForeignKey(
+        "Table", null=True, blank=True, on_delete=models.CASCADE, related_name="setup_changes"
+    )
+    before = models.JSONField()
+    after = models.JSONField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self):
+        return f"setup of {self.match_id or self.table_id} at {self.at}"
 
 
 class Result(models.Model):
@@ -422,6 +480,7 @@ TABLE_FULL = gettext_noop("a table keeps at most %(most)s matches: make a new ta
 PAYMENTS_FULL = gettext_noop("a table keeps at most %(most)s payments, deleted ones included")
 TOO_MANY_PEOPLE = gettext_noop("a table has at most %(most)s people")
 NOT_PEOPLE = gettext_noop("%(name)s is not one of this table's people")
+PLAYED_HERE = gettext_noop("%(name)s has played or paid at this table: they stay one of its people")
 
 
 class Unknown(Exception):
@@ -496,7 +555,8 @@ class Table(models.Model):
         it; its version moves on, and its people are written as the change leaves them."""
         with transaction.atomic():
             row = Table.objects.select_for_update().filter(pk=self.pk)
-            self.people, self.version = row.values_list("people", "version").get()
+            now = row.values_list("name", "people", "version")
+            self.name, self.people, self.version = now.get()
             yield self
             row.update(version=F("version") + 1, people=self.people)
         self.version += 1
@@ -515,6 +575,11 @@ class Table(models.Model):
         Refused when the table is full (of people, or of matches)."""
         if not self.has_room():
             raise Refused(rules.RulesError(TABLE_FULL, most=MAX_TABLE_MATCHES))
+        self.admit(names, adding)
+
+    def admit(self, names, adding):
+        """Under the lock: add the names that are nobody's when adding, else raise Unknown;
+        Refused when the table would then hold too many people."""
         new = self.unknown(names)
         if new and not adding:
             raise Unknown(new)
@@ -568,6 +633,70 @@ class Table(models.Model):
                 unit=unit,
                 entry_key=key,
             )
+
+    def change_setup(self, name, people):
+        """Rename the table and its people, and add people (after the ones it has): a person
+        renamed is renamed in every match and payment of the table. Kept (SetupChange) to be
+        said and undone; None when nothing changed."""
+        with self.changing() as now:
+            return now.set_up({"name": name, "people": people})
+
+    def set_up(self, after):
+        """Under the lock: the name and people after (a SetupChange's); a person left out must
+        never have played or paid at the table."""
+        before = {"name": self.name, "people": self.people}
+        if after == before:
+            return None
+        self.refuse_if_seen(before["people"][len(after["people"]) :])
+        renamed = {
+            rules.same_name_key(old): new
+            for old, new in zip(before["people"], after["people"])
+            if old != new
+        }
+        self.rename(renamed)
+        self.name, self.people = after["name"], after["people"]
+        Table.objects.filter(pk=self.pk).update(name=self.name)  # its people: by changing()
+        return SetupChange.objects.create(table=self, before=before, after=after)
+
+    def refuse_if_seen(self, names):
+        """Refused when one of names played a match of the table or paid or was paid."""
+        keys = {rules.same_name_key(name) for name in names}
+        seen = {name for match in self.matches.values_list("players", flat=True) for name in match}
+        seen |= set(self.payments.values_list("payer", flat=True))
+        seen |= set(self.payments.values_list("payee", flat=True))
+        for name in seen:
+            if rules.same_name_key(name) in keys:
+                raise Refused(rules.RulesError(PLAYED_HERE, name=name))
+
+    def rename(self, renamed):
+        """Under the lock: each name renamed ({key of the old name: new name}) in the table's
+        matches (their players and results; their pages are drawn anew) and payments."""
+        if not renamed:
+            return
+
+        def new(name):
+            return renamed.get(rules.same_name_key(name), name)
+
+        for match in self.matches.select_for_update().select_related("result"):
+            players = [new(name) for name in match.players]
+            if players != match.players:
+                Match.objects.filter(pk=match.pk).update(players=players, version=F("version") + 1)
+                result = match.result
+                result.players, result.winners = players, [new(w) for w in result.winners]
+                result.save(update_fields=["players", "winners"])
+        for payment in self.payments.all():
+            if (new(payment.payer), new(payment.payee)) != (payment.payer, payment.payee):
+                payment.payer, payment.payee = new(payment.payer), new(payment.payee)
+                payment.save(update_fields=["payer", "payee"])
+
+    def undo_setup(self, pk):
+        """Put back the name and people a change (SetupChange pk) replaced, as a change of its
+        own; Refused when they were changed again since."""
+        with self.changing() as now:
+            change = now.setup_changes.get(pk=pk)
+            if {"name": now.name, "people": now.people} != change.after:
+                raise Refused(rules.RulesError(CHANGED_SINCE))
+            return now.set_up(change.before)
 
     def set_payment_deleted(self, pk, deleting):
         """Delete a payment (it can be restored), or restore a deleted one."""

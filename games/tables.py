@@ -18,11 +18,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cards, ledger, memo, rules
+from games.changes import setup_lines
 from games.chart import balance_charts
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
-from games.forms import UNITS, NewMatchForm, PaymentForm, TableForm, TakeForm
+from games.forms import UNITS, NewMatchForm, PaymentForm, TableForm, TableSetupForm, TakeForm
 from games.links import get_table, remember, share_page
-from games.models import Match, Payment, Refused, Table, Unknown
+from games.models import Match, Payment, Refused, SetupChange, Table, Unknown
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
 
@@ -242,6 +243,44 @@ def table_share(request, public_id):
 
 
 # ---- changes
+
+
+@require_http_methods(["GET", "POST"])
+def table_setup(request, public_id):
+    """Fix the table's name and its people's names, add people: a person renamed is renamed in
+    every match and payment of the table; each change is listed, and can be undone."""
+    table = get_table(public_id)
+    form = TableSetupForm(table, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table.change_setup(form.cleaned_data["name"], form.cleaned_data["people"])
+        except Refused as refused:
+            form.add_error(None, said(refused.error))
+        else:
+            return redirect("table", public_id=table.public_id)
+    return render_setup(request, table, form)
+
+
+def render_setup(request, table, form, error=None):
+    """The page fixing the table's names, with its changes so far (a refused undo: error)."""
+    changes = [(change, setup_lines(change)) for change in table.setup_changes.all()]
+    context = {"table": table, "form": form, "changes": changes, "error": error}
+    failed = form.errors or error
+    return render(request, "games/table_setup.html", context, status=422 if failed else 200)
+
+
+@require_POST
+def table_setup_undo(request, public_id, pk):
+    """Put back the names a change replaced (a change of its own, listed too)."""
+    table = get_table(public_id)
+    try:
+        table.undo_setup(pk)
+    except SetupChange.DoesNotExist:
+        raise Http404(_("There is no such change.")) from None
+    except Refused as refused:
+        table.refresh_from_db()
+        return render_setup(request, table, TableSetupForm(table), said(refused.error))
+    return redirect("table_setup", public_id=table.public_id)
 
 
 @require_http_methods(["GET", "POST"])

@@ -33,6 +33,10 @@ urlpatterns = [
     path("t/<str:public_id>/new/<slug:slug>/", tables.table_new_match, name="table_new_match"),
     path("t/<str:public_id>/take/", tables.table_take, name="table_take"),
     path("t/<str:public_id>/share/", tables.table_share, name="table_share"),
+    path("t/<str:public_id>/setup/", tables.table_setup, name="table_setup"),
+    path(
+        "t/<str:public_id>/setup/<int:pk>/undo/", tables.table_setup_undo, name="table_setup_undo"
+    ),
     path("t/<str:public_id>/pay/", tables.table_pay, name="table_pay"),
     path("t/<str:public_id>/paid/<int:pk>/delete/", tables.payment_delete, name="payment_delete"),
     path(

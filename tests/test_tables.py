@@ -618,3 +618,47 @@ def test_the_tables_share_page_shows_both_links_as_qr_codes_to_its_scorers_only(
     assert client.get(f"/t/{table.watch_id}/share/").status_code == 403
     watching = client.get(reverse("table_watch", args=[table.watch_id])).content.decode()
     assert "/share/" not in watching
+
+
+# ---- fixing a table's names after it started
+
+
+def test_a_person_renamed_in_the_table_is_renamed_in_its_matches_ledger_and_payments(client):
+    table = Table.objects.create(name="Thursdy", people=["Ann", "Bbo", "Chen", "Dee"])
+    document = {**example("gongzhu-ceiling"), "players": ["Ann", "bbo", "Chen", "Dee"]}
+    table.take_match(store(document))
+    table.pay("Bbo", "Ann", 5, "money")
+    before = summary(table)["balances"]["money"]
+    url = reverse("table_setup", args=[table.public_id])
+    form = {
+        "name": "Thursday",
+        **{f"person_{k}": n for k, n in enumerate(["Ann", "Bo", "Chen", "Dee"])},
+    }
+    response = client.post(url, {**form, "added": "Eve"})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.name == "Thursday" and table.people == ["Ann", "Bo", "Chen", "Dee", "Eve"]
+    assert table.matches.get().players == ["Ann", "Bo", "Chen", "Dee"]
+    assert table.payments.get().payer == "Bo"
+    after = summary(table)["balances"]["money"]
+    assert after == {("Bo" if name == "Bbo" else name): v for name, v in before.items()}
+    shown = visible(page(client, url))
+    assert "Name: Thursdy → Thursday" in shown and "Bbo → Bo" in shown
+    assert "Eve joined the table" in shown
+
+
+def test_a_table_change_is_undone_and_a_person_who_played_stays(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
+    change = table.change_setup("Thursday", ["Ann", "Bo", "Chen", "Dee", "Eve"])
+    table.take_match(store({**example("sanming-16-card"), "players": ["Ann", "Bo", "Eve"]}))
+    undo = reverse("table_setup_undo", args=[table.public_id, change.pk])
+    refused = client.post(undo)
+    assert refused.status_code == 422
+    assert "Eve has played or paid at this table: they stay one of its people" in visible(
+        refused.content.decode()
+    )
+    renamed = table.change_setup("Thursday", ["Ann", "Bob", "Chen", "Dee", "Eve"])
+    assert client.post(reverse("table_setup_undo", args=[table.public_id, renamed.pk])).url
+    table.refresh_from_db()
+    assert table.people[1] == "Bo" and table.matches.get().players == ["Ann", "Bo", "Eve"]
+    assert client.post(undo).status_code == 422  # Eve still played: nothing is done
