@@ -248,6 +248,8 @@ def option_words(game, name, value):
         return format_html("<bdi>{}</bdi>", value)
     if option.kind == "pairs":
         return separator().join(f"{total} → {becomes}" for total, becomes in value)
+    if option.kind == "choice":
+        return gettext(game.choice_label(name, value))
     return words(value, game)
 
 
