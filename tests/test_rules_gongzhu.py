@@ -916,11 +916,13 @@ def test_a_ceiling_also_ends_the_match():
     [
         (
             {"ceiling": 1000, "end": "open"},
-            "option 'Also end at plus this many card points' is used only when 'How the match ends' is 'at a limit of card points'",
+            "option 'Also end at plus this many card points' is used only when 'How the match "
+            "ends' is 'at a limit of card points'",
         ),
         (
             {"ceiling": 1000, "end": "hands", "hands": 3},
-            "option 'Also end at plus this many card points' is used only when 'How the match ends' is 'at a limit of card points'",
+            "option 'Also end at plus this many card points' is used only when 'How the match "
+            "ends' is 'at a limit of card points'",
         ),
         ({"ceiling": 0}, "option 'Also end at plus this many card points' cannot be 0"),
         (

@@ -147,7 +147,8 @@ def test_the_title_is_trimmed_and_kept_as_typed():
     [
         (
             {"stake": 1},
-            "option 'Money a point' is only for a zero-sum sheet: turn on 'Every round adds up to 0'",
+            "option 'Money a point' is only for a zero-sum sheet: turn on 'Every round adds up "
+            "to 0'",
         ),
         ({"title": "x" * 41}, f"option 'Name of the game' cannot be \"{'x' * 41}\""),
         ({"title": "Hearts\nRummy"}, "option 'Name of the game' cannot be \"Hearts\\nRummy\""),
