@@ -156,6 +156,38 @@ def table_before(document, position):
     return replayed({**document, "rounds": document["rounds"][:position]})[1]
 
 
+def as_restored(document, rounds):
+    """{number: (lines, refusal)} of each deleted round of rounds ((number, entry, deleted) in
+    number order), as Restore would bring it back: the breakdown it shows played where it
+    stood, after the live rounds before it; or, when the match does not add up with it back
+    (as Match.restore_round checks), why in the reader's words, and no lines."""
+    game, table, _rounds, _closed = rules.start({**document, "rounds": []})
+    live = [entry for _number, entry, deleted in rounds if not deleted]
+    shown, played = {}, 0
+    for number, entry, deleted in rounds:
+        if deleted:
+            shown[number] = restored_at(game, table.fork(), entry, live[played:])
+            continue
+        try:
+            rules.play_round(game, table, entry)
+        except rules.RulesError:
+            break  # the scoreboard stops here too (a refused round)
+        played += 1
+    return shown
+
+
+def restored_at(game, table, entry, after):
+    """(lines, refusal): entry played on table, its breakdown, then the live rounds after it."""
+    try:
+        rules.play_round(game, table, entry)
+        lines = game.breakdown(table, len(table.rounds) - 1)
+        for later in after:
+            rules.play_round(game, table, later)
+    except rules.RulesError as error:
+        return [], cannot_restore(error)
+    return lines, None
+
+
 def restorable(drawn):
     """[{"number", "position"}]: each deleted round with the place of the round it follows on
     the scoreboard (0: it comes first), as the History page names it."""

@@ -424,12 +424,24 @@ def render_history(request, match, error=None):
 
 def numbered(match, rounds):
     """Each stored round with its number on the scoreboard (a deleted one: the round it
-    followed) and its events, each with what it changed."""
+    followed), its events, each with what it changed, and for a deleted round what Restore
+    brings back (its breakdown where it stood, or why it cannot come back)."""
+    rounds = list(rounds)
+    restored = screen.as_restored(
+        match.document([]), [(r.number, r.entry, r.deleted is not None) for r in rounds]
+    )
     position, shown = 0, []
     for stored in rounds:
         position += stored.deleted is None
+        lines, refusal = restored.get(stored.number, ([], None))
         shown.append(
-            {"round": stored, "position": position, "events": described(match, stored.events.all())}
+            {
+                "round": stored,
+                "position": position,
+                "events": described(match, stored.events.all()),
+                "restores": lines,
+                "unrestorable": refusal,
+            }
         )
     return shown
 
