@@ -75,6 +75,8 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
         # why the match ended, when the game's own end did it (not a close by hand)
         "ending": game.ending(table) if result["finished"] and not closed else [],
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
+        # why the settlement's amounts are not the totals (the kid rule, the money a point)
+        "settlement_note": game.settlement_note(table) if result["settlement"] else [],
         "latest": latest + 1,
         # A game may draw more of its result at the end (ranking points, the kid rule).
         "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],

@@ -369,6 +369,10 @@ class Game:
         """The settlement of a finished match with rounds, or None for a game without one."""
         return None
 
+    def settlement_note(self, table):
+        """Why the settlement's amounts are not the totals, as phrases (none when they are)."""
+        return []
+
     def extra(self, table, finished):
         """Game-specific top-level result fields."""
         return {}
@@ -411,6 +415,15 @@ class Game:
     def to_go(self, table, seat):
         """How far seat is from the match's end, in the game's terms (a Phrase), or None."""
         return None
+
+
+def rate_note(game, table, name):
+    """The phrase saying the rate the totals are paid at, option name (none when it is 1, or 0:
+    nothing is paid): "Money a point: 0.01"."""
+    rate = table.options[name]
+    if rate in (0, 1):
+        return []
+    return [Phrase(gettext_noop("%(option)s: %(rate)s."), option=game.label(name), rate=rate)]
 
 
 def points_to_go(left, end):

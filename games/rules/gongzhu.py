@@ -20,6 +20,7 @@ from .base import (
     needs_hands,
     per_seat,
     plain,
+    rate_note,
     whole_or_text,
 )
 from .base import (
@@ -439,6 +440,9 @@ class Gongzhu(Game):
 
     def settle(self, table):
         return settlement(table.players, table.totals, table.options["stake"])
+
+    def settlement_note(self, table):
+        return rate_note(self, table, "stake")
 
     def extra(self, table, finished):
         return {"raw_totals": table.raw_totals}

@@ -9,6 +9,7 @@ from .base import (
     form_value,
     per_seat,
     points_to_go,
+    rate_note,
     reached,
     seat,
     whole,
@@ -350,6 +351,29 @@ class Sanming(Game):
             table.options["bean_rate"],
             adjusted=self.adjusted(table),
         )
+
+    def settlement_note(self, table):
+        """How the totals became what each pays or wins: the hands' winners paid, or the
+        differences with the kid rule's kids named; bomb payments; the beans a point."""
+        options = table.options
+        if options["settle"] == "winner":
+            lines = [Phrase(_("In every hand, the losers paid its winner their points."))]
+        else:
+            kids = [name for name, kid in zip(table.players, self.kids(table)) if kid]
+            lines = [
+                Phrase(
+                    _(
+                        "Each pays the others the difference between their totals; the kid rule "
+                        "counted %(kids)s as 0 and doubled the others' totals."
+                    ),
+                    kids=kids,
+                )
+                if kids
+                else Phrase(_("Each pays the others the difference between their totals."))
+            ]
+        if options["bomb"] == "pay":
+            lines.append(Phrase(_("Each player's bomb payments are added to their result.")))
+        return lines + rate_note(self, table, "bean_rate")
 
     def entry_from_form(self, form, table):
         """Fields: winner (a seat); cards_left-N, cards left per seat; bombed-N, times bombed per

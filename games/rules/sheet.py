@@ -10,6 +10,7 @@ from .base import (
     hands_played,
     per_seat,
     points_to_go,
+    rate_note,
     reached,
     whole,
     whole_or_text,
@@ -139,6 +140,9 @@ class Sheet(Game):
         if not table.options["zero_sum"]:
             return None
         return settlement(table.players, table.totals, table.options["stake"])
+
+    def settlement_note(self, table):
+        return rate_note(self, table, "stake")
 
     def chart_marks(self, table):
         target = table.options["target"]
