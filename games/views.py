@@ -496,12 +496,17 @@ def share(request, public_id):
     match = get_match(public_id)
     links = [
         (
-            _("Score"),
+            _("Score link"),
             _("Anyone with this link can enter and change rounds."),
             "match",
             match.public_id,
         ),
-        (_("Watch"), _("Read-only: the scoreboard, never a form."), "watch", match.watch_id),
+        (
+            _("Watch link"),
+            _("Read-only: the scoreboard, never a form."),
+            "watch",
+            match.watch_id,
+        ),
     ]
     back = (reverse("match", args=[match.public_id]), _("Back to the match"))
     return share_page(request, _("Share this match"), links, back)

@@ -961,6 +961,6 @@ def test_status_names_the_ceiling():
 def test_the_standings_give_each_players_card_points_beside_the_floor():
     table = table_after(hand("QS AH", "JD", "10C 2H", REST, exposed=["AH"]))
     assert [str(GAME.to_go(table, seat)) for seat in range(4)] == [
-        f"card points {raw}, the end at -1000" for raw in table.raw_totals
+        f"card points {raw} of -1000" for raw in table.raw_totals
     ]
     assert GAME.to_go(table_after(hand("QS AH", "JD", "10C 2H", REST), end="open"), 0) is None

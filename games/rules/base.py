@@ -274,6 +274,9 @@ class Game:
     # Option names and values as players read them, e.g. {"kid_below": _("Kid rule: totals
     # below")}; an option's value under (name, value) when the word alone means something else.
     labels = {}
+    # The words of the game's breakdown a player may not know, each with one sentence saying
+    # what it is: {word: sentence}, both for the web layer to translate.
+    terms = {}
 
     # ---- options
     def label(self, word):

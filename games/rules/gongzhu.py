@@ -238,10 +238,25 @@ class Gongzhu(Game):
     min_players, max_players = 4, 4
     summary = _(
         "Avoid the pig (Q♠ -100) and the hearts (-200 in all), take the sheep (J♦ +100); the "
-        "10♣ doubles its taker's other cards, and all thirteen hearts turn to +200. Exposed "
-        "cards count double. Each hand's scores are evened out against the table and "
-        "multiplied; the match ends when a player's card points reach minus the floor."
+        "transformer (10♣) doubles its taker's other cards, and all thirteen hearts turn to "
+        "+200. Exposed cards count double. Each hand's card points are evened out (each "
+        "player's less the average of the other three) and multiplied; the match ends when a "
+        "player's card points fall to the limit (-1000 with one deck)."
     )
+    terms = {
+        _("pig"): _("The pig is Q♠: -100 to whoever takes it."),
+        _("sheep"): _("The sheep is J♦: +100 to whoever takes it."),
+        _("transformer"): _(
+            "The transformer is 10♣: it doubles what its taker's other cards score (taken "
+            "alone, it is worth 25, doubled)."
+        ),
+        _("all red"): _("All red: one player took all thirteen hearts, which then count +200."),
+        _("evening out"): _(
+            "Evening out: each player's card points less the average of the other three, so "
+            "that the hand adds up to 0."
+        ),
+        _("grand slam"): _("A grand slam: one player took every scoring card."),
+    }
     labels = {
         "captured": _("cards taken"),
         "exposed": _("exposed cards"),
@@ -572,7 +587,7 @@ class Gongzhu(Game):
         if table.options["end"] != "floor":
             return None
         raw, floor = table.raw_totals[seat], table.options["floor"]
-        return Phrase(_("card points %(raw)s, the end at -%(floor)s"), raw=raw, floor=floor)
+        return Phrase(_("card points %(raw)s of -%(floor)s"), raw=raw, floor=floor)
 
     def status(self, table):
         """Who leads the next hand and how far the match is from its end."""
