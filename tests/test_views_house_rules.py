@@ -108,7 +108,12 @@ def test_exact_totals_with_halve_on_are_refused_next_to_the_exact_totals(client)
             "en",
             "option 'Kid rule: totals below' must be below the target",
         ),
-        ("sanming", {"kid_below": "100"}, "es", "la opción línea del «niño» tiene que ser menor"),
+        (
+            "sanming",
+            {"kid_below": "100"},
+            "es",
+            "la opción Regla del «niño»: totales por debajo de tiene que ser menor",
+        ),
         (
             "gongzhu",
             {"ceiling": "1", "end": '"open"'},
