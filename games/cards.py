@@ -1,7 +1,7 @@
 """The result card: what the picture a phone shares of a result shows, in the reader's language.
 
 A card is {"title", "date", "note", "standings": [{"place", "name", "total", "winner"}],
-"payments": [{"heading", "lines"}], "file"}, every string already in the reader's language
+"payments": [{"heading", "why", "lines"}], "file"}, every string already in the reader's language
 (names and numbers isolated by Unicode isolates): templates/games/partials/result_card.html
 embeds it, static/result_card.js draws it on a canvas. Nothing here is stored. The phone draws
 an ended match's card offline as the server does (games/screen.py, static/offline/phone.py).
@@ -21,6 +21,7 @@ from games.templatetags.scorekeeper import (
     money,
     money_signed,
     named,
+    phrase_text,
     separator,
 )
 
@@ -64,9 +65,10 @@ def by_amount(rows, places):
     ]
 
 
-def paying(settlement, unit):
+def paying(settlement, unit, why=""):
     """Who pays whom of a settlement ({"transfers", "remainder", ...}), under its unit's name
-    (a unit's key, "beans" or "money", is also its word to translate: games/tables.py UNITS)."""
+    (a unit's key, "beans" or "money", is also its word to translate: games/tables.py UNITS),
+    and why the amounts are not the totals, when they are not (one line, or empty)."""
     places = cents(settlement)
 
     def amount(number):
@@ -86,7 +88,8 @@ def paying(settlement, unit):
         lines.append(
             _("Rounding leaves %(amount)s owed to nobody.") % {"amount": amount(-remainder)}
         )
-    return {"heading": _("Who pays whom, in %(unit)s") % {"unit": _(unit)}, "lines": lines}
+    heading = _("Who pays whom, in %(unit)s") % {"unit": _(unit)}
+    return {"heading": heading, "why": why, "lines": lines}
 
 
 def dated(match, game):
@@ -113,7 +116,8 @@ def match_card(match, drawn):
         for side in standings
     ]
     settlement = result.get("settlement")
-    payments = [paying(settlement, unit_of(result))] if settlement else []
+    why = " ".join(phrase_text(line) for line in game.settlement_note(drawn["table"]))
+    payments = [paying(settlement, unit_of(result), why)] if settlement else []
     return card(named(game, result["options"]), *dated(match, game), lines, payments)
 
 

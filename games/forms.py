@@ -8,12 +8,13 @@ from decimal import Decimal
 from types import SimpleNamespace
 
 from django import forms
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import rules
 from games.rules.base import RulesError, ascii_numbers, listed
-from games.templatetags.scorekeeper import said, separator
+from games.templatetags.scorekeeper import said
 
 
 class Typed:
@@ -111,7 +112,17 @@ def option_field(game, option):
     field.moves = moves(game, option)
     if field.moves:
         field.widget.attrs["data-moves"] = json.dumps(field.moves)
+    field.when = used_when(option)
     return field
+
+
+def used_when(option):
+    """For an option used only while another has some values: that option's name and those
+    values as the form posts them ({"name", "values"} in JSON, for static/new_match.js)."""
+    if not option.when:
+        return ""
+    name, values = option.when
+    return json.dumps({"name": name, "values": [json.dumps(v) for v in values]})
 
 
 def plain_field(game, option):
@@ -119,7 +130,7 @@ def plain_field(game, option):
     label = _(game.label(option.name))
     help_text = f"{_(option.help)} {default_note(game, option)}"
     if option.kind in ("choice", "pairs"):
-        choices = [(json.dumps(c), _(game.label(c))) for c in option.choices]
+        choices = [(json.dumps(c), _(game.choice_label(option.name, c))) for c in option.choices]
         choices += [(json.dumps(value), _(name)) for name, value in option.presets]
         blank = callable(option.default) or option.kind == "pairs"
         if blank:  # the default, which another option decides (or no preset at all)
@@ -184,8 +195,9 @@ def plain_field(game, option):
 
 
 def default_note(game, option):
-    """'Default: 100.', in words for a default that depends on another option."""
-    if callable(option.default):
+    """'Default: 100.', in words for a default that depends on another option or that the
+    option says in words ("not for money (0)")."""
+    if option.default_help:
         return _("Default: %(default)s.") % {"default": _(option.default_help)}
     return default_said(game, option, option.default)
 
@@ -198,7 +210,7 @@ def default_said(game, option, default):
 def default_words(game, option, default):
     """A default value in words: a choice by its label, on / off, none."""
     if option.kind == "choice":
-        return _(game.label(default))
+        return _(game.choice_label(option.name, default))
     if isinstance(default, bool):
         return _("on") if default else _("off")
     if isinstance(default, list):
@@ -226,7 +238,8 @@ def moved_default(game, option):
 
 def moves(game, option):
     """For a choice that moves other defaults (scoring): under each of its values but the
-    default, the defaults it gives, in words ('By default then: threshold = 200, ...')."""
+    default, the defaults it gives, in words ('By default then: Out past this
+    total: 200; ...')."""
     moving = [(o, moved_default(game, o)) for o in game.options]
     moving = [(o, moved) for o, (decider, moved) in moving if decider == option.name]
     if not moving:
@@ -234,8 +247,9 @@ def moves(game, option):
     return {
         key: _("By default then: %(defaults)s.")
         % {
-            "defaults": separator().join(
-                f"{_(game.label(o.name))} = {default_words(game, o, moved[key])}"
+            # Translators: between two options of a list, each "option: value".
+            "defaults": _("; ").join(
+                f"{_(game.label(o.name))}: {default_words(game, o, moved[key])}"
                 for o, moved in moving
             )
         }
@@ -249,6 +263,22 @@ def shown_default(game, option, value, select):
     if select:
         return default_said(game, option, value)
     return "" if value is None else str(value)
+
+
+def unused_said(game, option):
+    """Why an option set on the form is not used, and what to do, in the form's words."""
+    name, values = option.when
+    other = next(o for o in game.options if o.name == name)
+    if other.kind == "bool":
+        return _("Used only with “%(other)s” ticked: tick it, or put this back to its default.") % {
+            "other": _(game.label(name))
+        }
+    return _(
+        "Used only when “%(other)s” is “%(value)s”: choose that, or put this back to its default."
+    ) % {
+        "other": _(game.label(name)),
+        "value": get_text_list([_(game.choice_label(name, value)) for value in values]),
+    }
 
 
 def plain_number(value):
@@ -295,16 +325,24 @@ class NewMatchForm(forms.Form):
     def player_fields(self):
         return [self[f"player_{seat}"] for seat in range(self.game.max_players)]
 
+    def first_fields(self):
+        """The fields asked before the others: what the table plays for."""
+        return [self[option.name] for option in self.game.options if option.first]
+
     def option_fields(self):
         """The fields of the rule book's options."""
-        return [self[option.name] for option in self.game.options if not option.variant]
+        return [self[o.name] for o in self.game.options if not (o.variant or o.first)]
 
     def variant_fields(self):
         """The fields of the house-rule variants (their defaults keep the rule book's game)."""
-        return [self[option.name] for option in self.game.options if option.variant]
+        return [self[o.name] for o in self.game.options if o.variant and not o.first]
 
     def clean(self):
         data = super().clean()
+        if self.errors:
+            return data
+        for option in self.unused():
+            self.add_error(option.name, unused_said(self.game, option))
         if self.errors:
             return data
         match = {"game": self.game.slug, "players": self.players(), "options": self.options()}
@@ -331,8 +369,8 @@ class NewMatchForm(forms.Form):
         names = [self.cleaned_data.get(f"player_{s}", "") for s in range(self.game.max_players)]
         return [name.strip() for name in names if name and name.strip()]
 
-    def options(self):
-        """The options the table set (blank ones take the engine's default)."""
+    def chosen(self):
+        """{option: value} of every option the table set (a blank one takes the default)."""
         chosen = {}
         for option in self.game.options:
             value = self.cleaned_data.get(option.name)
@@ -344,6 +382,30 @@ class NewMatchForm(forms.Form):
                 value = [int(n) for n in listed(value)]
             chosen[option.name] = value
         return chosen
+
+    def applying(self):
+        """The options used with the choices made: an option another one leaves unused (a
+        floor when the match ends after a number of hands) is not, whatever it holds."""
+        plain = {o.name: o.default for o in self.game.options if not callable(o.default)}
+        made = {**plain, **self.chosen()}
+        return [option for option in self.game.options if option.applies(made)]
+
+    def unused(self):
+        """The options the table set to something other than their default that the other
+        choices leave unused (hidden on the form by static/new_match.js: set without it)."""
+        chosen, applying = self.chosen(), {o.name for o in self.applying()}
+        return [
+            option
+            for option in self.game.options
+            if option.name in chosen
+            and option.name not in applying
+            and chosen[option.name] != option.default
+        ]
+
+    def options(self):
+        """The options the table set that the other choices use (blank ones take the default)."""
+        chosen = self.chosen()
+        return {o.name: chosen[o.name] for o in self.applying() if o.name in chosen}
 
 
 # The fields of a round's form that are not the round itself.

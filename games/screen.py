@@ -75,6 +75,8 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
         # why the match ended, when the game's own end did it (not a close by hand)
         "ending": game.ending(table) if result["finished"] and not closed else [],
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],
+        # why the settlement's amounts are not the totals (the kid rule, the money a point)
+        "settlement_note": game.settlement_note(table) if result["settlement"] else [],
         "latest": latest + 1,
         # A game may draw more of its result at the end (ranking points, the kid rule).
         "result_templates": [f"games/result/{game.slug}.html", "games/result/default.html"],
@@ -154,6 +156,38 @@ def table_before(document, position):
     """The table as it stood before the round at position of the document's rounds (as far as
     the engine could play them)."""
     return replayed({**document, "rounds": document["rounds"][:position]})[1]
+
+
+def as_restored(document, rounds):
+    """{number: (lines, refusal)} of each deleted round of rounds ((number, entry, deleted) in
+    number order), as Restore would bring it back: the breakdown it shows played where it
+    stood, after the live rounds before it; or, when the match does not add up with it back
+    (as Match.restore_round checks), why in the reader's words, and no lines."""
+    game, table, _rounds, _closed = rules.start({**document, "rounds": []})
+    live = [entry for _number, entry, deleted in rounds if not deleted]
+    shown, played = {}, 0
+    for number, entry, deleted in rounds:
+        if deleted:
+            shown[number] = restored_at(game, table.fork(), entry, live[played:])
+            continue
+        try:
+            rules.play_round(game, table, entry)
+        except rules.RulesError:
+            break  # the scoreboard stops here too (a refused round)
+        played += 1
+    return shown
+
+
+def restored_at(game, table, entry, after):
+    """(lines, refusal): entry played on table, its breakdown, then the live rounds after it."""
+    try:
+        rules.play_round(game, table, entry)
+        lines = game.breakdown(table, len(table.rounds) - 1)
+        for later in after:
+            rules.play_round(game, table, later)
+    except rules.RulesError as error:
+        return [], cannot_restore(error)
+    return lines, None
 
 
 def restorable(drawn):

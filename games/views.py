@@ -435,12 +435,24 @@ def render_history(request, match, error=None):
 
 def numbered(match, rounds):
     """Each stored round with its number on the scoreboard (a deleted one: the round it
-    followed) and its events, each with what it changed."""
+    followed), its events, each with what it changed, and for a deleted round what Restore
+    brings back (its breakdown where it stood, or why it cannot come back)."""
+    rounds = list(rounds)
+    restored = screen.as_restored(
+        match.document([]), [(r.number, r.entry, r.deleted is not None) for r in rounds]
+    )
     position, shown = 0, []
     for stored in rounds:
         position += stored.deleted is None
+        lines, refusal = restored.get(stored.number, ([], None))
         shown.append(
-            {"round": stored, "position": position, "events": described(match, stored.events.all())}
+            {
+                "round": stored,
+                "position": position,
+                "events": described(match, stored.events.all()),
+                "restores": lines,
+                "unrestorable": refusal,
+            }
         )
     return shown
 
@@ -495,12 +507,17 @@ def share(request, public_id):
     match = get_match(public_id)
     links = [
         (
-            _("Score"),
+            _("Score link"),
             _("Anyone with this link can enter and change rounds."),
             "match",
             match.public_id,
         ),
-        (_("Watch"), _("Read-only: the scoreboard, never a form."), "watch", match.watch_id),
+        (
+            _("Watch link"),
+            _("Read-only: the scoreboard, never a form."),
+            "watch",
+            match.watch_id,
+        ),
     ]
     back = (reverse("match", args=[match.public_id]), _("Back to the match"))
     return share_page(request, _("Share this match"), links, back)

@@ -114,12 +114,17 @@
   });
   document.addEventListener("htmx:afterSettle", setUpWakeLock);
 
-  // The undo after a save (partials/undo.html) is offered for 10 s. Refused (another phone saved
-  // meanwhile), it is sent as a plain form: the round's page says why.
+  // The undo after a save (partials/undo.html) is offered for 10 s; then its button goes and
+  // the sentence stays in its place ("Round 5 is saved."), so nothing below it moves under a
+  // finger. Refused (another phone saved meanwhile), it is sent as a plain form: the round's
+  // page says why.
   var UNDO_MS = 10000;
   document.addEventListener("htmx:load", function (event) {
     event.detail.elt.querySelectorAll("[data-undo]").forEach(function (undo) {
-      setTimeout(function () { undo.remove(); }, UNDO_MS);
+      setTimeout(function () {
+        undo.removeAttribute("data-undo");
+        undo.querySelector("button").remove();
+      }, UNDO_MS);
     });
   });
   document.addEventListener("htmx:responseError", function (event) {

@@ -1,8 +1,11 @@
 /* New match form: a default that another option moves (Least Score's threshold, the Yaniv way)
    shows the value it will take, as the field's placeholder or its blank choice, and a line under
-   the choice says them all ("By default then: threshold = 200, ..."); the typed pairs
-   show only with "custom" chosen. Without this script the help under each field says both
-   defaults and the pairs field is always there (read only with "custom"). */
+   the choice says them all ("By default then: Out past this total: 200, ..."); the typed pairs
+   show only with "custom" chosen; an option that the other choices leave unused (data-when: a
+   floor when the match ends after a number of hands) is hidden, and not sent. Without this
+   script the help under each field says both defaults, the pairs field is always there (read
+   only with "custom") and so is every option (the server ignores an unused one left as it was,
+   and says why when it was changed). */
 (function () {
   "use strict";
 
@@ -23,6 +26,18 @@
     document.querySelectorAll("[data-custom-of]").forEach((typed) => {
       typed.hidden = valueOf(typed.dataset.customOf) !== "custom";
     });
+    document.querySelectorAll("#new-match [data-when]").forEach(showWhenUsed);
+  }
+
+  // An option's field shows (and is sent) only while the option it depends on has a value
+  // that uses it: a select's value as posted, a checkbox's as JSON (true / false).
+  function showWhenUsed(field) {
+    const when = JSON.parse(field.dataset.when);
+    const other = field.closest("form").elements[when.name];
+    const value = other.type === "checkbox" ? JSON.stringify(other.checked) : other.value;
+    const used = when.values.includes(value);
+    field.hidden = !used;
+    field.querySelectorAll("input, select").forEach((input) => { input.disabled = !used; });
   }
 
   document.addEventListener("change", refresh);

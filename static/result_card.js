@@ -116,6 +116,8 @@
     });
     card.payments.forEach(function (section) {
       y = paragraph(section.heading, 19, true, INK, y + 18);
+      // why the amounts are not the totals (the kid rule, the money a point), when they are not
+      if (section.why) y = paragraph(section.why, 16, false, MUTED, y + 2);
       y += 4;
       section.lines.forEach(function (line) {
         y = paragraph(line, 18, false, INK, y + 4);

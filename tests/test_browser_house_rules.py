@@ -20,8 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 YANIV = (
-    "By default then: threshold = 200, tie = declarer fails, penalty = 30, "
-    "declare with at most = 7."
+    "By default then: Out past this total: 200; When the declarer ties the lowest hand: the "
+    "declarer fails; Added to a failed declarer: 30; Declare only with a hand of at most: 7."
 )
 
 
@@ -87,12 +87,16 @@ def test_a_yaniv_evening_with_an_asaf_and_a_declaration_over_the_limit(phone):
     expect(page.locator("input[name=threshold]")).to_have_attribute("placeholder", "200")
     expect(page.locator("input[name=declare_max]")).to_have_attribute("placeholder", "7")
     screenshot(page, "house-least-score-yaniv-form")
-    page.locator("select[name=scoring]").select_option(label="the difference")
+    page.locator("select[name=scoring]").select_option(label="the difference to the declarer")
     expect(page.locator("#id_scoring_moves")).to_be_hidden()
     expect(page.locator("input[name=threshold]")).to_have_attribute("placeholder", "100")
-    expect(page.locator("select[name=tie] option").first).to_have_text("Default: declarer wins.")
+    expect(page.locator("select[name=tie] option").first).to_have_text(
+        "Default: the declarer wins."
+    )
     page.locator("select[name=scoring]").select_option(label="the Yaniv way")
-    expect(page.locator("select[name=tie] option").first).to_have_text("Default: declarer fails.")
+    expect(page.locator("select[name=tie] option").first).to_have_text(
+        "Default: the declarer fails."
+    )
     start(page)
     expect(page.locator(".status")).to_contain_text("Declare with a hand total of 7 or less.")
 
@@ -119,8 +123,8 @@ def test_a_yaniv_evening_with_an_asaf_and_a_declaration_over_the_limit(phone):
         if said.startswith("Asaf: Chen"):
             screenshot(page, "house-least-score-asaf")
     expect_totals(page, [str(t) for t in result["totals"]])
-    expect_rule(page, "scoring", "the Yaniv way")
-    expect_rule(page, "declare with at most", "7")
+    expect_rule(page, "How a hand scores", "the Yaniv way")
+    expect_rule(page, "Declare only with a hand of at most", "7")
 
 
 def test_an_exact_total_typed_as_pairs_resets_200_to_150(phone):
@@ -147,7 +151,9 @@ def test_an_exact_total_typed_as_pairs_resets_200_to_150(phone):
     # Ann scored 50 from 150: she landed on 200, which takes her back to 150.
     expect(page.locator(".breakdown")).to_contain_text("Ann landed on 200 → 150")
     expect_totals(page, [str(t) for t in result["totals"]])
-    expect_rule(page, "exact totals", "exactly 200 back to 150")  # the pairs are a preset's
+    expect_rule(
+        page, "Totals that change when landed on exactly", "exactly 200 back to 150"
+    )  # the pairs are a preset's
 
 
 def test_a_16_card_run_fast_pays_the_bomber_and_settles_with_the_winner(phone):
@@ -157,11 +163,11 @@ def test_a_16_card_run_fast_pays_the_bomber_and_settles_with_the_winner(phone):
         "deal": "16",
         "bomb": "is paid by the others",
         "bomb_points": 20,
-        "settle": "who went out",
+        "settle": "in every hand, the losers pay its winner",
     }
     new_match(page, "Sanming run-fast", match["players"], house)
     expect(page.locator("#id_deal_moves")).to_have_text(
-        "By default then: points for cards left = one a card."
+        "By default then: Points for the cards left: one a card."
     )
     expect(page.locator("select[name=card_points] option").first).to_have_text(
         "Default: one a card."
@@ -199,7 +205,7 @@ def test_a_16_card_run_fast_pays_the_bomber_and_settles_with_the_winner(phone):
         [f"{t['from']} pays {t['to']} {t['amount']}" for t in settlement["transfers"]],
         use_inner_text=True,
     )
-    expect_rule(page, "settle with", "who went out")
+    expect_rule(page, "Who pays whom at the end", "in every hand, the losers pay its winner")
 
 
 def test_a_gongzhu_match_ends_when_a_raw_total_reaches_plus_1000(phone):
@@ -233,5 +239,5 @@ def test_a_gongzhu_match_ends_when_a_raw_total_reaches_plus_1000(phone):
         ],
         use_inner_text=True,
     )
-    expect_rule(page, "ceiling", "1000")
+    expect_rule(page, "Also end at plus this many card points", "1000")
     screenshot(page, "house-gongzhu-ceiling")

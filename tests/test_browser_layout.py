@@ -199,6 +199,38 @@ def test_in_persian_a_sign_stays_in_front_of_its_number(browser, live_server):
     context.close()
 
 
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "game, name, entry",
+    [
+        ("sanming", "محمدرضا شجریان‌پور اصفهانی", {"winner": 1, "cards_left": [4, None, 6]}),
+        (
+            "gongzhu",
+            "Bartholomew Fitzgerald",
+            {"captured": [["QS"], ["JD"], ["10C"], [f"{r}H" for r in "AKQJ98765432"] + ["10H"]]},
+        ),
+    ],
+)
+def test_a_long_name_keeps_its_distance_to_the_end_beside_it(
+    browser, live_server, game, name, entry
+):
+    others = ["Bo", "陈静"] if game == "sanming" else ["Bo", "陈静", "Dee"]
+    match = Match.start(game, [name, *others], {})
+    match.add_round(entry)
+    context = browser.new_context(
+        base_url=live_server.url, locale="fa", extra_http_headers={"Accept-Language": "fa"}, **PHONE
+    )
+    page = context.new_page()
+    page.goto(reverse("match", args=[match.public_id]))
+    row = page.locator(".standings li", has_text=name)
+    names, to_go = row.locator(".name").bounding_box(), row.locator(".to-go").bounding_box()
+    assert names["height"] > 30  # the name takes two lines ...
+    assert abs(to_go["y"] - names["y"]) < 8  # ... and its distance stays beside the first
+    assert max(to_go["x"] + to_go["width"], names["x"] + names["width"]) <= 390
+    screenshot(page, f"layout-persian-long-name-{game}")
+    context.close()
+
+
 def test_every_name_and_signed_number_lands_isolated(client):
     match = stored("least-score-declarations", ["زهرا", "עברית", "Ann"])
     page = client.get(reverse("match", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="fa")

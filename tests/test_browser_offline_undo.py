@@ -13,7 +13,7 @@ __all__ = ["match"]  # the fixture
 
 def undo(page, number):
     toast = page.locator("[data-undo]")
-    expect(toast).to_contain_text(f"Round {number} saved")
+    expect(toast).to_contain_text(f"Round {number} is saved.")
     toast.get_by_role("button", name="Undo").click()
 
 

@@ -1,6 +1,7 @@
 """The standings come first: after a save, every player's total is on the phone's screen without
-scrolling, in every game at its largest common table, on the small phones too; and a watching
-phone opens on the same standings."""
+scrolling, in every game at its largest common table, on the small phones too; every name and
+total at the largest table (a score sheet of 12), the ended banner and the Undo line included;
+and a watching phone opens on the same standings."""
 
 import pytest
 from playwright.sync_api import expect
@@ -97,6 +98,89 @@ def test_after_a_save_every_total_is_on_screen(browser, live_server, game, scree
     totals_on_screen(watcher, sides, height)
     page.context.close()
     watcher.context.close()
+
+
+NAMES_12 = [
+    "Ann", "Bartholomew", "陈静", "Dolores", "Evangeline", "Fitzgerald",
+    "Guinevere", "Hildegard", "Ignatius", "Josephine", "Kristoffer", "Leopoldina",
+]  # fmt: skip
+
+
+def hands(field, low):
+    """A round typing low, low + 1, ... into field-N of every seat shown."""
+
+    def play(page):
+        inputs = page.locator(f"input[name^={field}-]")
+        for seat in range(inputs.count()):
+            inputs.nth(seat).fill(str(low + seat))
+
+    return play
+
+
+def least_score_at_most(page):
+    pill(page, "declarer", 0)
+    hands("hand", 2)(page)
+
+
+# Each game at its largest table (a score sheet: 12 of its 20), options that end the match on
+# the first save (or none), and a round.
+LARGEST = {
+    "gongzhu": (4, {"end": "hands", "hands": 1}, gongzhu),
+    "least_score": (8, {"end": "first_out", "threshold": 5}, least_score_at_most),
+    "sanming": (3, {"target": 5, "kid_below": 0}, sanming),
+    "six_nimmt": (10, {"end": "hands", "hands": 1}, lambda page: six_nimmt_pad(page)),
+    "smear": (4, {"target": 1}, smear),
+    "sheet": (12, {"hands": 1}, hands("points", -5)),
+}
+
+
+def six_nimmt_pad(page):
+    pill(page, "mode", "bullheads")
+    hands("bullheads", 5)(page)  # 5 to 14: 95 in all, as 10 players take
+
+
+def every_name_and_total_on_screen(page, count, height):
+    """Each standing's names and total lie wholly inside the viewport, as the page stands."""
+    for part in (".name", ".total"):
+        boxes = page.locator(f".standings {part}")
+        expect(boxes).to_have_count(count)
+        for k in range(count):
+            box = boxes.nth(k).bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= height, (part, k, box)
+
+
+@pytest.mark.parametrize("ending", [True, False], ids=["ending", "playing"])
+@pytest.mark.parametrize("game", LARGEST)
+def test_every_player_at_a_glance_at_the_largest_table(browser, live_server, game, ending):
+    players, options, play = LARGEST[game]
+    match = Match.start(game, NAMES_12[:players], options if ending else {})
+    page = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    page.goto(f"/m/{match.public_id}/")
+    play(page)
+    page.get_by_role("button", name="Save round").scroll_into_view_if_needed()
+    save(page)
+    expect(page.locator("[data-undo]")).to_be_visible()
+    if ending:
+        banner = page.locator(".banner.done h2")
+        expect(banner).to_be_visible()
+        assert banner.bounding_box()["y"] >= 0
+    every_name_and_total_on_screen(page, 2 if game == "smear" else players, 844)
+    screenshot(page, f"glance-{game}-{players}-{'ending' if ending else 'playing'}")
+    page.context.close()
+
+
+def test_twelve_players_with_three_winners_and_two_endings_fit_one_screen(browser, live_server):
+    options = {"title": "Mahjong with the neighbours", "target": 10, "hands": 1}
+    match = Match.start("sheet", NAMES_12, options)
+    page = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    page.goto(f"/m/{match.public_id}/")
+    for seat, points in enumerate([12, 12, 12, 9, 8, 7, 6, 5, 4, 3, 2, 1]):
+        page.locator(f"input[name=points-{seat}]").fill(str(points))
+    save(page)
+    expect(page.locator(".banner.done h2")).to_have_text("Ann, Bartholomew, 陈静 won")
+    expect(page.locator(".banner.done p")).to_have_count(2)  # who reached 10, the hand played
+    every_name_and_total_on_screen(page, 12, 844)
+    page.context.close()
 
 
 def test_the_standings_put_the_leader_first_and_say_how_far_each_is_from_66(phone):

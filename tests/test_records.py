@@ -108,7 +108,8 @@ def test_deleted_rounds_are_left_out_of_the_export(client):
         ({"document": "[1, 2]"}, "This match cannot be imported: a match must be a JSON object"),
         (
             {"document": json.dumps({**WORLD_TABLE, "options": {"exact_totals": [[50, 50]]}})},
-            "This match cannot be imported: option 'exact totals' cannot be [[50, 50]]",
+            "This match cannot be imported: option 'Totals that change when landed on exactly' "
+            "cannot be [[50, 50]]",
         ),
     ],
 )

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from django.utils import translation
 
-from games import cards, rules
+from games import cards, rules, screen
 
 ISOLATES = "\u2066\u2067\u2068\u2069"
 
@@ -70,3 +70,37 @@ def test_the_card_is_in_the_readers_language():
     assert card["payments"][0]["heading"] == "چه کسی به چه کسی می‌پردازد (پول)"
     # a sign stays in front of its number in a right-to-left line
     assert card["standings"][0]["total"] == "\u2066+12.50\u2069"
+
+
+def match_card(game, players, options, entries):
+    """The card of a match of game played with these entries (its board as the screen has it)."""
+    document = {"game": game, "players": players, "options": options, "rounds": entries}
+    drawn = screen.board(document, range(1, len(entries) + 1), len(entries))
+    return cards.match_card(SimpleNamespace(day=date(2026, 11, 30)), drawn)
+
+
+def test_a_card_whose_payments_are_not_the_totals_says_why_in_one_line():
+    # Totals 0 / 8 / 136: Ann is a kid, so Bo's 8 and Chen's 136 count double.
+    hand = {"winner": 0, "cards_left": [None, 4, 17]}
+    card = match_card("sanming", ["Ann", "Bo", "Chen"], {}, [hand, hand])
+    assert [plain(s["total"]) for s in card["standings"]] == ["0", "8", "136"]
+    payments = card["payments"][0]
+    assert [plain(line) for line in payments["lines"]] == ["Chen pays Ann 288", "Chen pays Bo 240"]
+    assert plain(payments["why"]) == (
+        "Each pays the others the difference between their totals; the kid rule counted Ann "
+        "as 0 and doubled the others' totals."
+    )
+
+
+def test_a_card_at_a_stake_says_what_a_point_is_worth():
+    captured = [["QS"], ["JD"], ["10C"], [f"{rank}H" for rank in "AKQJ98765432"] + ["10H"]]
+    options = {"stake": 0.01, "end": "hands", "hands": 1}
+    card = match_card("gongzhu", ["Ann", "Bo", "Chen", "Dee"], options, [{"captured": captured}])
+    assert card["payments"][0]["why"] == "Money a point: 0.01."
+
+
+def test_a_card_whose_payments_are_the_totals_says_nothing_more():
+    options = {"zero_sum": True, "stake": 1, "hands": 1}
+    card = match_card("sheet", ["Ann", "Bo"], options, [{"points": [3, -3]}])
+    assert card["payments"][0]["why"] == ""
+    assert [plain(line) for line in card["payments"][0]["lines"]] == ["Bo pays Ann 3"]

@@ -327,11 +327,11 @@ def test_defaults_depend_on_the_decks(decks, multiplier, floor):
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"decks": 3}, "option 'decks' cannot be 3"),
-        ({"multiplier": 0}, "option 'multiplier' cannot be 0"),
-        ({"mode": "teams"}, "option 'mode' cannot be \"teams\""),
-        ({"stake": -1}, "option 'stake' cannot be -1"),
-        ({"end": "hands"}, "option 'hands' is needed when the match ends after some hands"),
+        ({"decks": 3}, "option 'How many decks' cannot be 3"),
+        ({"multiplier": 0}, "option 'Each hand's points multiplied by' cannot be 0"),
+        ({"mode": "teams"}, "option 'Who plays with whom' cannot be \"teams\""),
+        ({"stake": -1}, "option 'Money a point' cannot be -1"),
+        ({"end": "hands"}, "Type how many hands: the match ends after a number of hands."),
         ({"trump": True}, "unknown option 'trump'"),
     ],
 )
@@ -914,11 +914,22 @@ def test_a_ceiling_also_ends_the_match():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"ceiling": 1000, "end": "open"}, "option 'ceiling' needs end: floor"),
-        ({"ceiling": 1000, "end": "hands", "hands": 3}, "option 'ceiling' needs end: floor"),
-        ({"ceiling": 0}, "option 'ceiling' cannot be 0"),
-        ({"ceiling": 10_000_001}, "option 'ceiling' cannot be 10000001"),
-        ({"hearts": "red"}, "option 'hearts' cannot be \"red\""),
+        (
+            {"ceiling": 1000, "end": "open"},
+            "option 'Also end at plus this many card points' is used only when 'How the match "
+            "ends' is 'at a limit of card points'",
+        ),
+        (
+            {"ceiling": 1000, "end": "hands", "hands": 3},
+            "option 'Also end at plus this many card points' is used only when 'How the match "
+            "ends' is 'at a limit of card points'",
+        ),
+        ({"ceiling": 0}, "option 'Also end at plus this many card points' cannot be 0"),
+        (
+            {"ceiling": 10_000_001},
+            "option 'Also end at plus this many card points' cannot be 10000001",
+        ),
+        ({"hearts": "red"}, "option 'What the hearts are worth' cannot be \"red\""),
     ],
 )
 def test_bad_house_rules(options, message):
@@ -950,6 +961,6 @@ def test_status_names_the_ceiling():
 def test_the_standings_give_each_players_card_points_beside_the_floor():
     table = table_after(hand("QS AH", "JD", "10C 2H", REST, exposed=["AH"]))
     assert [str(GAME.to_go(table, seat)) for seat in range(4)] == [
-        f"card points {raw}, the end at -1000" for raw in table.raw_totals
+        f"card points {raw} of -1000" for raw in table.raw_totals
     ]
     assert GAME.to_go(table_after(hand("QS AH", "JD", "10C 2H", REST), end="open"), 0) is None

@@ -326,18 +326,18 @@ def test_the_limits_of_a_hand_are_allowed(entry):
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"threshold": 0}, "option 'threshold' cannot be 0"),
-        ({"threshold": 1001}, "option 'threshold' cannot be 1001"),
-        ({"penalty": -1}, "option 'penalty' cannot be -1"),
-        ({"penalty": 1001}, "option 'penalty' cannot be 1001"),
-        ({"eliminate_at": "under"}, "option 'out at' cannot be \"under\""),
-        ({"tie": "split"}, "option 'tie' cannot be \"split\""),
-        ({"end": "never"}, "option 'end' cannot be \"never\""),
-        ({"halve_on": [51]}, "option 'halve on' cannot be [51]"),
-        ({"halve_on": [50, 0]}, "option 'halve on' cannot be [50, 0]"),
-        ({"halve_on": [50.0]}, "option 'halve on' cannot be [50.0]"),
-        ({"halve_on": 50}, "option 'halve on' cannot be 50"),
-        ({"halve_on": [True]}, "option 'halve on' cannot be [true]"),
+        ({"threshold": 0}, "option 'Out past this total' cannot be 0"),
+        ({"threshold": 1001}, "option 'Out past this total' cannot be 1001"),
+        ({"penalty": -1}, "option 'Added to a failed declarer' cannot be -1"),
+        ({"penalty": 1001}, "option 'Added to a failed declarer' cannot be 1001"),
+        ({"eliminate_at": "under"}, "option 'Out when a total' cannot be \"under\""),
+        ({"tie": "split"}, "option 'When the declarer ties the lowest hand' cannot be \"split\""),
+        ({"end": "never"}, "option 'How the match ends' cannot be \"never\""),
+        ({"halve_on": [51]}, "option 'Totals halved when landing exactly on' cannot be [51]"),
+        ({"halve_on": [50, 0]}, "option 'Totals halved when landing exactly on' cannot be [50, 0]"),
+        ({"halve_on": [50.0]}, "option 'Totals halved when landing exactly on' cannot be [50.0]"),
+        ({"halve_on": 50}, "option 'Totals halved when landing exactly on' cannot be 50"),
+        ({"halve_on": [True]}, "option 'Totals halved when landing exactly on' cannot be [true]"),
     ],
 )
 def test_an_option_out_of_range_is_refused(options, message):
@@ -555,16 +555,25 @@ def test_halve_on_and_exact_totals_are_one_rule_given_one_way():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"scoring": "asaf"}, "option 'scoring' cannot be \"asaf\""),
-        ({"declare_max": 0}, "option 'declare with at most' cannot be 0"),
-        ({"declare_max": 51}, "option 'declare with at most' cannot be 51"),
-        ({"asaf_lowest": "all"}, "option 'lowest hand on an Asaf' cannot be \"all\""),
-        ({"exact_totals": [[50, 50]]}, "option 'exact totals' cannot be [[50, 50]]"),
-        ({"exact_totals": [[10001, 0]]}, "option 'exact totals' cannot be [[10001, 0]]"),
-        ({"exact_totals": [[0, 0]]}, "option 'exact totals' cannot be [[0, 0]]"),
+        ({"scoring": "asaf"}, "option 'How a hand scores' cannot be \"asaf\""),
+        ({"declare_max": 0}, "option 'Declare only with a hand of at most' cannot be 0"),
+        ({"declare_max": 51}, "option 'Declare only with a hand of at most' cannot be 51"),
+        ({"asaf_lowest": "all"}, "option 'On an Asaf, the lowest other hand' cannot be \"all\""),
+        (
+            {"exact_totals": [[50, 50]]},
+            "option 'Totals that change when landed on exactly' cannot be [[50, 50]]",
+        ),
+        (
+            {"exact_totals": [[10001, 0]]},
+            "option 'Totals that change when landed on exactly' cannot be [[10001, 0]]",
+        ),
+        (
+            {"exact_totals": [[0, 0]]},
+            "option 'Totals that change when landed on exactly' cannot be [[0, 0]]",
+        ),
         (
             {"exact_totals": [[50, 0], [50, 25]]},
-            "option 'exact totals' cannot be [[50, 0], [50, 25]]",
+            "option 'Totals that change when landed on exactly' cannot be [[50, 0], [50, 25]]",
         ),
     ],
 )

@@ -155,7 +155,7 @@ def test_invisible_characters_are_dropped_from_names(name, kept):
 def test_an_option_error_names_the_option():
     error = refused(match(options={"threshold": None}))
     assert (str(error), error.phrase.params["name"]) == (
-        "option 'threshold' cannot be null",
+        "option 'Out past this total' cannot be null",
         "threshold",
     )
 
@@ -172,7 +172,7 @@ def test_an_option_error_names_the_option():
 def test_a_refused_option_value_is_shown_as_written(value, shown):
     with pytest.raises(RulesError) as error:
         get_game("least_score").read_options({"eliminate_at": value}, 3)
-    assert str(error.value) == f"option 'out at' cannot be {shown}"
+    assert str(error.value) == f"option 'Out when a total' cannot be {shown}"
 
 
 @pytest.mark.parametrize(
@@ -265,7 +265,14 @@ def test_a_label_is_the_game_s_word_else_the_key_with_spaces():
     assert game.label("eliminate_at") == "out at"
     assert game.label("last_standing") == "last standing"
     assert isinstance(game.label("last_standing"), Term)
-    assert get_game("least_score").label("eliminate_at") == "out at"
+    assert get_game("least_score").label("eliminate_at") == "Out when a total"
+
+
+def test_an_option_s_value_has_its_own_words_where_the_word_means_another_option():
+    gongzhu = get_game("gongzhu")
+    assert gongzhu.label("floor") == "Ends at minus this many card points"
+    assert gongzhu.choice_label("end", "floor") == "at a limit of card points"
+    assert gongzhu.choice_label("mode", "pairs") == gongzhu.label("pairs")
 
 
 def test_leaders_before_any_round_are_nobody():

@@ -250,13 +250,16 @@ def test_transfers_settle_the_amounts(rounds):
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"target": 10, "kid_below": 10}, "option 'kid line' must be below the target (10)"),
-        ({"kid_below": 100}, "option 'kid line' must be below the target (100)"),
-        ({"target": 0}, "option 'target' cannot be 0"),
-        ({"target": 100001}, "option 'target' cannot be 100001"),
-        ({"kid_below": -1}, "option 'kid line' cannot be -1"),
-        ({"bean_rate": -1}, "option 'bean rate' cannot be -1"),
-        ({"bean_rate": "5"}, "option 'bean rate' cannot be \"5\""),
+        (
+            {"target": 10, "kid_below": 10},
+            "option 'Kid rule: totals below' must be below the target (10)",
+        ),
+        ({"kid_below": 100}, "option 'Kid rule: totals below' must be below the target (100)"),
+        ({"target": 0}, "option 'Total that ends the match' cannot be 0"),
+        ({"target": 100001}, "option 'Total that ends the match' cannot be 100001"),
+        ({"kid_below": -1}, "option 'Kid rule: totals below' cannot be -1"),
+        ({"bean_rate": -1}, "option 'Beans a point' cannot be -1"),
+        ({"bean_rate": "5"}, "option 'Beans a point' cannot be \"5\""),
         ({"beans": 5}, "unknown option 'beans'"),
     ],
 )
@@ -527,14 +530,14 @@ def test_the_house_rules_are_listed_once_the_match_gives_one():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"deal": 14}, "option 'cards dealt to each player' cannot be 14"),
-        ({"deal": "16"}, "option 'cards dealt to each player' cannot be \"16\""),
-        ({"card_points": "double"}, "option 'points for cards left' cannot be \"double\""),
-        ({"baodan": 1}, "option 'a single card left scores 0' cannot be 1"),
-        ({"bomb": "none"}, "option 'a bomb' cannot be \"none\""),
-        ({"bomb_points": 0}, "option 'each pays for a bomb' cannot be 0"),
-        ({"bomb_points": 1001}, "option 'each pays for a bomb' cannot be 1001"),
-        ({"settle": "kid"}, "option 'settle with' cannot be \"kid\""),
+        ({"deal": 14}, "option 'Cards dealt to each player' cannot be 14"),
+        ({"deal": "16"}, "option 'Cards dealt to each player' cannot be \"16\""),
+        ({"card_points": "double"}, "option 'Points for the cards left' cannot be \"double\""),
+        ({"baodan": 1}, "option 'A single card left scores 0' cannot be 1"),
+        ({"bomb": "none"}, "option 'A bomb' cannot be \"none\""),
+        ({"bomb_points": 0}, "option 'What each pays for a bomb' cannot be 0"),
+        ({"bomb_points": 1001}, "option 'What each pays for a bomb' cannot be 1001"),
+        ({"settle": "kid"}, "option 'Who pays whom at the end' cannot be \"kid\""),
     ],
 )
 def test_a_house_rule_out_of_range_is_rejected(options, message):

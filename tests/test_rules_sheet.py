@@ -145,18 +145,22 @@ def test_the_title_is_trimmed_and_kept_as_typed():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"stake": 1}, "option 'stake' is only for a zero-sum sheet: turn on 'zero sum'"),
-        ({"title": "x" * 41}, f"option 'name of the game' cannot be \"{'x' * 41}\""),
-        ({"title": "Hearts\nRummy"}, "option 'name of the game' cannot be \"Hearts\\nRummy\""),
-        ({"title": 7}, "option 'name of the game' cannot be 7"),
+        (
+            {"stake": 1},
+            "option 'Money a point' is only for a zero-sum sheet: turn on 'Every round adds up "
+            "to 0'",
+        ),
+        ({"title": "x" * 41}, f"option 'Name of the game' cannot be \"{'x' * 41}\""),
+        ({"title": "Hearts\nRummy"}, "option 'Name of the game' cannot be \"Hearts\\nRummy\""),
+        ({"title": 7}, "option 'Name of the game' cannot be 7"),
         # a lone surrogate (JSON's "\ud800"), half a character: no text a page can show
-        ({"title": "Hearts\ud800"}, "option 'name of the game' cannot be \"Hearts\ud800\""),
-        ({"win": "most"}, "option 'who wins' cannot be \"most\""),
-        ({"target": 0}, "option 'target' cannot be 0"),
-        ({"target": 1_000_001}, "option 'target' cannot be 1000001"),
-        ({"hands": 1001}, "option 'hands' cannot be 1001"),
-        ({"zero_sum": 1}, "option 'zero sum' cannot be 1"),
-        ({"stake": -1, "zero_sum": True}, "option 'stake' cannot be -1"),
+        ({"title": "Hearts\ud800"}, "option 'Name of the game' cannot be \"Hearts\ud800\""),
+        ({"win": "most"}, "option 'Who wins' cannot be \"most\""),
+        ({"target": 0}, "option 'Total that ends the match' cannot be 0"),
+        ({"target": 1_000_001}, "option 'Total that ends the match' cannot be 1000001"),
+        ({"hands": 1001}, "option 'How many rounds' cannot be 1001"),
+        ({"zero_sum": 1}, "option 'Every round adds up to 0' cannot be 1"),
+        ({"stake": -1, "zero_sum": True}, "option 'Money a point' cannot be -1"),
     ],
 )
 def test_an_option_out_of_its_range_is_refused_in_words(options, message):

@@ -163,14 +163,14 @@ def test_the_default_options_are_filled_in():
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"deck": "short"}, "option 'deck' cannot be \"short\""),
-        ({"end": 66}, "option 'end' cannot be 66"),
-        ({"limit": 0}, "option 'limit' cannot be 0"),
-        ({"limit": 1001}, "option 'limit' cannot be 1001"),
-        ({"hands": 0}, "option 'hands' cannot be 0"),
-        ({"hands": 10001}, "option 'hands' cannot be 10001"),
-        ({"share_rounding": "down"}, "option 'winners' shares' cannot be \"down\""),
-        ({"loser_rank": "olympic"}, "option 'after a tie among losers' cannot be \"olympic\""),
+        ({"deck": "short"}, "option 'Cards in play' cannot be \"short\""),
+        ({"end": 66}, "option 'How the match ends' cannot be 66"),
+        ({"limit": 0}, "option 'Bullheads that end the match' cannot be 0"),
+        ({"limit": 1001}, "option 'Bullheads that end the match' cannot be 1001"),
+        ({"hands": 0}, "option 'How many hands' cannot be 0"),
+        ({"hands": 10001}, "option 'How many hands' cannot be 10001"),
+        ({"share_rounding": "down"}, "option 'Winners sharing the points' cannot be \"down\""),
+        ({"loser_rank": "olympic"}, "option 'After losers tie' cannot be \"olympic\""),
     ],
 )
 def test_options_outside_their_range_are_rejected(options, message):
@@ -282,7 +282,7 @@ def test_before_the_last_of_the_fixed_hands_the_match_goes_on():
 def test_a_fixed_number_of_hands_needs_the_number():
     with pytest.raises(RulesError) as error:
         score(match(3, end="hands"))
-    assert str(error.value) == "option 'hands' is needed when the match ends after some hands"
+    assert str(error.value) == "Type how many hands: the match ends after a number of hands."
     assert error.value.phrase.params["name"] == "hands"
 
 

@@ -255,10 +255,10 @@ def test_a_bad_hand_is_rejected(entry, message):
 @pytest.mark.parametrize(
     "options, message",
     [
-        ({"target": 0}, "option 'target' cannot be 0"),
-        ({"target": 1001}, "option 'target' cannot be 1001"),
-        ({"win": "first"}, "option 'win' cannot be \"first\""),
-        ({"undealt": 4}, "option 'undealt' cannot be 4"),
+        ({"target": 0}, "option 'Score that wins' cannot be 0"),
+        ({"target": 1001}, "option 'Score that wins' cannot be 1001"),
+        ({"win": "first"}, "option 'When a hand takes a team to the target' cannot be \"first\""),
+        ({"undealt": 4}, "option 'Undealt cards the bidder may take' cannot be 4"),
         ({"trump": "S"}, "unknown option 'trump'"),
     ],
 )

@@ -35,19 +35,20 @@ def test_the_defaults_yaniv_moves_are_told_for_each_scoring(client):
     assert attribute(page, "data-defaults", "penalty") == {'"difference"': "20", '"yaniv"': "30"}
     assert attribute(page, "data-defaults", "declare_max") == {'"difference"': "", '"yaniv"': "7"}
     assert attribute(page, "data-defaults", "tie") == {
-        '"difference"': "Default: declarer wins.",
-        '"yaniv"': "Default: declarer fails.",
+        '"difference"': "Default: the declarer wins.",
+        '"yaniv"': "Default: the declarer fails.",
     }
     assert attribute(page, "data-moves", "scoring") == {
-        '"yaniv"': "By default then: threshold = 200, tie = declarer fails, penalty = 30, "
-        "declare with at most = 7."
+        '"yaniv"': "By default then: Out past this total: 200; When the declarer ties the lowest "
+        "hand: the declarer fails; Added to a failed declarer: 30; Declare only with a hand of "
+        "at most: 7."
     }
     assert 'id="id_scoring_moves" aria-live="polite"></small>' in page  # the rule book: nothing
 
 
 def test_a_refused_yaniv_form_still_says_the_moved_defaults(client):
     page = start(client, "least_score", scoring='"yaniv"', threshold="5000").content.decode()
-    assert "By default then: threshold = 200, tie = declarer fails" in visible(page)
+    assert "By default then: Out past this total: 200; When the declarer ties" in visible(page)
 
 
 def test_other_games_tell_their_moved_defaults_too(client):
@@ -101,14 +102,23 @@ def test_exact_totals_with_halve_on_are_refused_next_to_the_exact_totals(client)
 @pytest.mark.parametrize(
     "slug, options, language, message",
     [
-        ("sanming", {"kid_below": "100"}, "en", "option 'kid line' must be below the target"),
-        ("sanming", {"kid_below": "100"}, "es", "la opción línea del «niño» tiene que ser menor"),
-        ("gongzhu", {"ceiling": "1", "end": '"open"'}, "en", "option 'ceiling' needs end: floor"),
+        (
+            "sanming",
+            {"kid_below": "100"},
+            "en",
+            "option 'Kid rule: totals below' must be below the target",
+        ),
+        (
+            "sanming",
+            {"kid_below": "100"},
+            "es",
+            "la opción Regla del «niño»: totales por debajo de tiene que ser menor",
+        ),
         (
             "gongzhu",
             {"ceiling": "1", "end": '"open"'},
-            "zh-hans",
-            "选项“封顶线”只能在“结束方式”为“底线”时使用",
+            "en",
+            "Used only when “How the match ends” is “at a limit of card points”",
         ),
     ],
 )
@@ -125,31 +135,42 @@ def test_a_refused_option_is_named_as_the_form_labels_it(client, slug, options, 
             "least_score",
             {"scoring": '"yaniv"', "declare_max": "5", "asaf_lowest": '"hand"'},
             [
-                "scoringthe Yaniv way",
-                "declare with at most5",
-                "lowest hand on an Asafscores its hand",
+                "How a hand scoresthe Yaniv way",
+                "Declare only with a hand of at most5",
+                "On an Asaf, the lowest other handscores its hand",
             ],
         ),
         ("least_score", {"exact_totals": "[[50, 0], [100, 0]]"}, ["back to 0 on 50 or 100"]),
         (
             "least_score",
             {"exact_totals": "custom", "exact_totals_custom": "200 150, 100 50"},
-            ["exact totals200 → 150, 100 → 50"],
+            ["Totals that change when landed on exactly200 → 150, 100 → 50"],
         ),
         (
             "sanming",
             {"deal": "16", "baodan": "on", "bomb": '"pay"', "settle": '"winner"'},
             [
-                "cards dealt to each player16",
-                "points for cards leftone a card",
-                "a single card left scores 0on",
-                "a bombis paid by the others",
-                "each pays for a bomb10",
-                "settle withwho went out",
+                "Cards dealt to each player16",
+                "Points for the cards leftone a card",
+                "A single card left scores 0on",
+                "A bombis paid by the others",
+                "What each pays for a bomb10",
+                "Who pays whom at the endin every hand, the losers pay its winner",
             ],
         ),
-        ("gongzhu", {"ceiling": "1000", "hearts": '"face"'}, ["heartsface value", "ceiling1000"]),
-        ("six_nimmt", {"end": '"hands"', "hands": "3"}, ["endhands", "hands3"]),
+        (
+            "gongzhu",
+            {"ceiling": "1000", "hearts": '"face"'},
+            [
+                "What the hearts are worththeir face value",
+                "Also end at plus this many card points1000",
+            ],
+        ),
+        (
+            "six_nimmt",
+            {"end": '"hands"', "hands": "3"},
+            ["How the match endsafter a number of hands", "How many hands3"],
+        ),
     ],
 )
 def test_rules_and_options_name_every_variant_in_force(client, slug, options, shown):

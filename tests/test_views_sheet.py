@@ -49,7 +49,8 @@ def test_the_new_match_form_draws_every_option_and_keeps_the_title_as_typed(clie
         (
             {"stake": "1"},
             "stake",
-            "option 'stake' is only for a zero-sum sheet: turn on 'zero sum'",
+            "Used only with “Every round adds up to 0” ticked: tick it, or put this back to its "
+            "default.",
         ),
         ({"title": "x" * 41}, "title", "at most 40 characters"),
         ({"target": "0"}, "target", "greater than or equal to 1"),
@@ -60,7 +61,7 @@ def test_a_bad_option_is_refused_next_to_its_field(client, options, field, messa
     page = response.content.decode()
     assert response.status_code == 200 and not Match.objects.exists()
     row = re.search(
-        rf'<div class="field">(?:(?!<div class="field">).)*name="{field}".*?</div>', page, re.S
+        rf'<div class="field"[^>]*>(?:(?!<div class="field").)*name="{field}".*?</div>', page, re.S
     )
     assert message in visible(row[0])
 

@@ -38,7 +38,7 @@ def test_the_match_is_remembered_on_this_phone(client):
         ({"player_0": "Ann", "player_1": "Bo", "threshold": "5000"}, "less than or equal to 1000"),
         (
             {"player_0": "Ann", "player_1": "Bo", "halve_on": "50, 75"},
-            "option 'halve on' cannot be [50, 75]",
+            "option 'Totals halved when landing exactly on' cannot be [50, 75]",
         ),
     ],
 )

@@ -21,7 +21,7 @@ def test_the_saving_phone_alone_is_offered_undo(client):
     match = new_least_score(client)
     post_round(client, match, 0, 7, 15, 20, **HTMX)
     page = post_round(client, match, 1, 9, 4, 30, **HTMX).content.decode()
-    assert "Round 2 saved · Undo" in " ".join(visible(page).split())
+    assert "Round 2 is saved. Undo" in " ".join(visible(page).split())
     assert f'action="{undo_url(match, 2)}"' in page
     match.refresh_from_db()
     live = client.get(reverse("score_live", args=[match.public_id]), {"v": 0}, **HTMX)

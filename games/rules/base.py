@@ -95,9 +95,8 @@ def needs_hands(game, options):
     """Refuse a match that ends after some hands without saying how many."""
     if options["end"] == "hands" and options["hands"] is None:
         raise RulesError(
-            gettext_noop("option '%(option)s' is needed when the match ends after some hands"),
+            gettext_noop("Type how many hands: the match ends after a number of hands."),
             name="hands",
-            option=game.label("hands"),
         )
 
 
@@ -134,7 +133,9 @@ class Option:
     characters, trimmed; shown as typed). A callable default receives the other options (given,
     or their plain defaults), so a default may depend on another option. A variant is a house
     rule: a result lists it only when the match gives one (Game.listed). presets are (label,
-    value) pairs a form may offer.
+    value) pairs a form may offer. when is (another option's name, its values): the option is
+    used only while that option has one of them (a floor only when the match ends at it), so a
+    form hides it otherwise. first: asked before the other options (what the table plays for).
     """
 
     name: str
@@ -147,10 +148,16 @@ class Option:
     default_help: str = ""
     variant: bool = False
     presets: tuple = ()
+    when: tuple = ()
+    first: bool = False
 
     def default_for(self, options):
         """A callable default's value, given the other options."""
         return self.default(options)
+
+    def applies(self, options):
+        """True unless when names another option whose value (in options) leaves this one unused."""
+        return not self.when or options.get(self.when[0]) in self.when[1]
 
     def read(self, value, label):
         """Return value as allowed for this option (text trimmed), else raise naming the option
@@ -264,12 +271,22 @@ class Game:
     # "seat", "team", "number", or one of those "per_seat" / "per_team" (round history words).
     entry_fields = {}
     summary = ""  # a short rules summary shown on the entry screen
-    labels = {}  # option names and values as players read them, e.g. {"kid_below": _("kid below")}
+    # Option names and values as players read them, e.g. {"kid_below": _("Kid rule: totals
+    # below")}; an option's value under (name, value) when the word alone means something else.
+    labels = {}
+    # The words of the game's breakdown a player may not know, each with one sentence saying
+    # what it is: {word: sentence}, both for the web layer to translate.
+    terms = {}
 
     # ---- options
     def label(self, word):
         """An option name or value in words: from labels, else the key with spaces."""
         return self.labels.get(word) or Term(str(word).replace("_", " "))
+
+    def choice_label(self, name, value):
+        """A value of option name in words: labels[(name, value)], else label(value) (the same
+        word may be an option and another option's value: "floor", "hands")."""
+        return self.labels.get((name, value)) or self.label(value)
 
     def read_options(self, raw, n):
         """Fill defaults into raw and check every value; unknown keys are errors."""
@@ -355,6 +372,10 @@ class Game:
         """The settlement of a finished match with rounds, or None for a game without one."""
         return None
 
+    def settlement_note(self, table):
+        """Why the settlement's amounts are not the totals, as phrases (none when they are)."""
+        return []
+
     def extra(self, table, finished):
         """Game-specific top-level result fields."""
         return {}
@@ -397,6 +418,15 @@ class Game:
     def to_go(self, table, seat):
         """How far seat is from the match's end, in the game's terms (a Phrase), or None."""
         return None
+
+
+def rate_note(game, table, name):
+    """The phrase saying the rate the totals are paid at, option name (none when it is 1, or 0:
+    nothing is paid): "Money a point: 0.01"."""
+    rate = table.options[name]
+    if rate in (0, 1):
+        return []
+    return [Phrase(gettext_noop("%(option)s: %(rate)s."), option=game.label(name), rate=rate)]
 
 
 def points_to_go(left, end):

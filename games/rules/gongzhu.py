@@ -20,6 +20,7 @@ from .base import (
     needs_hands,
     per_seat,
     plain,
+    rate_note,
     whole_or_text,
 )
 from .base import (
@@ -237,35 +238,54 @@ class Gongzhu(Game):
     min_players, max_players = 4, 4
     summary = _(
         "Avoid the pig (Q♠ -100) and the hearts (-200 in all), take the sheep (J♦ +100); the "
-        "10♣ doubles its taker's other cards, and all thirteen hearts turn to +200. Exposed "
-        "cards count double. Each hand's scores are evened out against the table and "
-        "multiplied; the match ends when a player's card points reach minus the floor."
+        "transformer (10♣) doubles its taker's other cards, and all thirteen hearts turn to "
+        "+200. Exposed cards count double. Each hand's card points are evened out (each "
+        "player's less the average of the other three) and multiplied; the match ends when a "
+        "player's card points fall to the limit (-1000 with one deck)."
     )
+    terms = {
+        _("pig"): _("The pig is Q♠: -100 to whoever takes it."),
+        _("sheep"): _("The sheep is J♦: +100 to whoever takes it."),
+        _("transformer"): _(
+            "The transformer is 10♣: it doubles what its taker's other cards score (taken "
+            "alone, it is worth 25, doubled)."
+        ),
+        _("all red"): _("All red: one player took all thirteen hearts, which then count +200."),
+        _("evening out"): _(
+            "Evening out: each player's card points less the average of the other three, so "
+            "that the hand adds up to 0."
+        ),
+        _("grand slam"): _("A grand slam: one player took every scoring card."),
+    }
     labels = {
         "captured": _("cards taken"),
         "exposed": _("exposed cards"),
-        "decks": _("decks"),
-        "mode": _("mode"),
-        "individual": _("individual"),
-        "pairs": _("pairs"),
-        "multiplier": _("multiplier"),
-        "rounding": _("rounding"),
-        "nearest": _("round, then multiply"),
+        "decks": _("How many decks"),
+        1: _("one deck"),
+        2: _("two decks (every card twice)"),
+        "mode": _("Who plays with whom"),
+        "individual": _("each for themselves"),
+        "pairs": _("in pairs, partners sitting opposite"),
+        "multiplier": _("Each hand's points multiplied by"),
+        "rounding": _("When a share has a fraction"),
+        "nearest": _("round it, then multiply"),
         "exact": _("multiply, then round"),
-        "all_red_pig": _("all red turns the pig"),
-        "grand_slam": _("grand slam"),
-        "flat": _("flat"),
-        "formula": _("formula"),
-        "auto_expose_fourth": _("fourth exposed with three"),
-        "end": _("end"),
-        "floor": _("floor"),
-        "hands": _("hands"),
-        "open": _("open"),
-        "stake": _("stake"),
-        "hearts": _("hearts"),
-        "standard": _("standard"),
-        "face": _("face value"),
-        "ceiling": _("ceiling"),
+        "all_red_pig": _("All thirteen hearts turn the pig to plus"),
+        "grand_slam": _("All the scoring cards to one player"),
+        "flat": _("800, doubled for each exposed card"),
+        "formula": _("counted card by card"),
+        "auto_expose_fourth": _("Three of Q♠ J♦ 10♣ A♥ exposed expose the fourth"),
+        "end": _("How the match ends"),
+        ("end", "floor"): _("at a limit of card points"),
+        ("end", "hands"): _("after a number of hands"),
+        "open": _("when you close it"),
+        "floor": _("Ends at minus this many card points"),
+        "hands": _("How many hands"),
+        "stake": _("Money a point"),
+        "hearts": _("What the hearts are worth"),
+        "standard": _("10♥ to 5♥ -10 each, 4♥ 3♥ 2♥ 0"),
+        "face": _("their face value"),
+        "ceiling": _("Also end at plus this many card points"),
     }
     options = (
         Option("decks", 1, _("Play with one deck, or two (every card twice)."), choices=(1, 2)),
@@ -278,7 +298,10 @@ class Gongzhu(Game):
         Option(
             "multiplier",
             lambda o: 12 if o["decks"] == 1 else 1,
-            _("Each hand's evened-out scores are multiplied by this."),
+            _(
+                "Each hand's card points are evened out (each player's less the others' "
+                "average, so the hand adds up to 0), then multiplied by this."
+            ),
             "whole",
             low=1,
             high=1000,
@@ -288,8 +311,8 @@ class Gongzhu(Game):
             "rounding",
             "nearest",
             _(
-                "When evening out leaves a fraction: round it, then multiply, or multiply "
-                "first and round the result."
+                "Evening out can leave a fraction: round it and multiply, or multiply first "
+                "and round the result."
             ),
             choices=("nearest", "exact"),
         ),
@@ -300,8 +323,8 @@ class Gongzhu(Game):
             "grand_slam",
             "flat",
             _(
-                "All scoring cards to one player: 800 doubled per exposed card (flat), "
-                "or counted card by card (formula)."
+                "A player who takes every scoring card scores 800 doubled for each exposed "
+                "card, or card by card."
             ),
             choices=("flat", "formula"),
         ),
@@ -310,41 +333,51 @@ class Gongzhu(Game):
             True,
             _("One deck: when three of Q♠ J♦ 10♣ A♥ are exposed, the fourth is too."),
             "bool",
+            when=("decks", (1,)),
         ),
         Option(
             "end",
             "floor",
             _(
-                "End when a player's card points reach minus the floor, after a number of "
-                "hands, or only when the table closes the match."
+                "When a player's card points fall to a limit (such as -1000), after a number of "
+                "hands, or only when you close the match."
             ),
             choices=("floor", "hands", "open"),
         ),
         Option(
             "floor",
             lambda o: 1000 if o["decks"] == 1 else 4000,
-            _("The match ends when a player's card points reach minus this."),
+            _("1000: the match ends when a player's card points reach -1000."),
             "whole",
             low=1,
             high=10_000_000,
             default_help=_("1000 with one deck, 4000 with two"),
+            when=("end", ("floor",)),
         ),
         Option(
             "hands",
             None,
-            _("With end 'hands': how many hands to play."),
+            _("How many hands to play."),
             "whole_or_null",
             low=1,
             high=MAX_ROUNDS,
+            when=("end", ("hands",)),
         ),
         Option(
-            "stake", 0, _("Money per point in the settlement."), "number", low=0, high=1_000_000
+            "stake",
+            0,
+            _("What each point of the totals is worth: at 0.01, a total of 1430 wins 14.30."),
+            "number",
+            low=0,
+            high=1_000_000,
+            default_help=_("not for money (0)"),
+            first=True,
         ),
         Option(
             "hearts",
             "standard",
             _(
-                "Heart values: standard (10♥ to 5♥ -10 each, 4♥ 3♥ 2♥ 0), or face value "
+                "Heart values: 10♥ to 5♥ -10 each and 4♥ 3♥ 2♥ 0, or face value "
                 "(9♥ -9 … 5♥ -5, 4♥ -10, 3♥ -3, 2♥ -2)."
             ),
             choices=("standard", "face"),
@@ -353,14 +386,12 @@ class Gongzhu(Game):
         Option(
             "ceiling",
             None,
-            _(
-                "With the floor: the match also ends when a player's card points reach plus "
-                "this (empty: never)."
-            ),
+            _("The match also ends when a player's card points reach plus this (empty: never)."),
             "whole_or_null",
             low=1,
             high=10_000_000,
             variant=True,
+            when=("end", ("floor",)),
         ),
     )
 
@@ -368,11 +399,11 @@ class Gongzhu(Game):
         needs_hands(self, options)
         if options["ceiling"] is not None and options["end"] != "floor":
             raise RulesError(
-                _("option '%(option)s' needs %(end)s: %(floor)s"),
+                _("option '%(option)s' is used only when '%(end)s' is '%(floor)s'"),
                 name="ceiling",
                 option=self.label("ceiling"),
                 end=self.label("end"),
-                floor=self.label("floor"),
+                floor=self.choice_label("end", "floor"),
             )
 
     def new_table(self, players, options):
@@ -424,6 +455,9 @@ class Gongzhu(Game):
 
     def settle(self, table):
         return settlement(table.players, table.totals, table.options["stake"])
+
+    def settlement_note(self, table):
+        return rate_note(self, table, "stake")
 
     def extra(self, table, finished):
         return {"raw_totals": table.raw_totals}
@@ -553,7 +587,7 @@ class Gongzhu(Game):
         if table.options["end"] != "floor":
             return None
         raw, floor = table.raw_totals[seat], table.options["floor"]
-        return Phrase(_("card points %(raw)s, the end at -%(floor)s"), raw=raw, floor=floor)
+        return Phrase(_("card points %(raw)s of -%(floor)s"), raw=raw, floor=floor)
 
     def status(self, table):
         """Who leads the next hand and how far the match is from its end."""

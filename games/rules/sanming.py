@@ -9,6 +9,7 @@ from .base import (
     form_value,
     per_seat,
     points_to_go,
+    rate_note,
     reached,
     seat,
     whole,
@@ -123,28 +124,30 @@ class Sanming(Game):
     summary = _(
         "The first player out of cards wins the hand and scores 0; the others score their cards "
         "left (1-9 as is, 10-16 doubled, 17 is 68), doubled again for every bomb they took. "
-        "When a total reaches the target, anyone below the kid line goes to 0 and the others "
-        "double; each player then wins or pays the differences to the other two."
+        "When a total reaches the target, a player below the kid rule's limit (a kid) counts 0 "
+        "and the others' totals double; each player then wins or pays the differences to the "
+        "other two."
     )
     labels = {
-        "target": _("target"),
-        "kid_below": _("kid line"),
-        "bean_rate": _("bean rate"),
+        "target": _("Total that ends the match"),
+        "kid_below": _("Kid rule: totals below"),
+        "bean_rate": _("Beans a point"),
         "winner": _("who went out"),
         "cards_left": _("cards left"),
         "bombed": _("bombs"),
         "bombs": _("bombs played"),
-        "deal": _("cards dealt to each player"),
-        "card_points": _("points for cards left"),
+        "deal": _("Cards dealt to each player"),
+        "card_points": _("Points for the cards left"),
         "sanming": _("the Sanming table"),
         "flat": _("one a card"),
-        "baodan": _("a single card left scores 0"),
-        "bomb": _("a bomb"),
+        "baodan": _("A single card left scores 0"),
+        "bomb": _("A bomb"),
         "double": _("doubles the bombed"),
         "pay": _("is paid by the others"),
-        "bomb_points": _("each pays for a bomb"),
-        "settle": _("settle with"),
-        "pairwise": _("everyone"),
+        "bomb_points": _("What each pays for a bomb"),
+        "settle": _("Who pays whom at the end"),
+        "pairwise": _("everyone pays everyone the difference"),
+        ("settle", "winner"): _("in every hand, the losers pay its winner"),
     }
     options = (
         Option(
@@ -158,18 +161,24 @@ class Sanming(Game):
         Option(
             "kid_below",
             5,
-            _("At the end, a total below this is a kid (0, the others double)."),
+            _(
+                "At the end, a player whose total is below this is a kid: it counts 0 and the "
+                "others' totals count double."
+            ),
             "whole",
             low=0,
             high=100000,
+            when=("settle", ("pairwise",)),
         ),
         Option(
             "bean_rate",
             1,
-            _("Beans (or money) paid per point of the settlement."),
+            _("What each point of the settlement is paid in beans (0: not for beans)."),
             "number",
             low=0,
             high=1_000_000,
+            default_help=_("1 bean a point"),
+            first=True,
         ),
         Option(
             "deal",
@@ -211,6 +220,7 @@ class Sanming(Game):
             low=1,
             high=1000,
             variant=True,
+            when=("bomb", ("pay",)),
         ),
         Option(
             "settle",
@@ -341,6 +351,29 @@ class Sanming(Game):
             table.options["bean_rate"],
             adjusted=self.adjusted(table),
         )
+
+    def settlement_note(self, table):
+        """How the totals became what each pays or wins: the hands' winners paid, or the
+        differences with the kid rule's kids named; bomb payments; the beans a point."""
+        options = table.options
+        if options["settle"] == "winner":
+            lines = [Phrase(_("In every hand, the losers paid its winner their points."))]
+        else:
+            kids = [name for name, kid in zip(table.players, self.kids(table)) if kid]
+            lines = [
+                Phrase(
+                    _(
+                        "Each pays the others the difference between their totals; the kid rule "
+                        "counted %(kids)s as 0 and doubled the others' totals."
+                    ),
+                    kids=kids,
+                )
+                if kids
+                else Phrase(_("Each pays the others the difference between their totals."))
+            ]
+        if options["bomb"] == "pay":
+            lines.append(Phrase(_("Each player's bomb payments are added to their result.")))
+        return lines + rate_note(self, table, "bean_rate")
 
     def entry_from_form(self, form, table):
         """Fields: winner (a seat); cards_left-N, cards left per seat; bombed-N, times bombed per

@@ -10,6 +10,7 @@ from .base import (
     hands_played,
     per_seat,
     points_to_go,
+    rate_note,
     reached,
     whole,
     whole_or_text,
@@ -37,14 +38,14 @@ class Sheet(Game):
     )
     labels = {
         "points": _("points"),
-        "title": _("name of the game"),
-        "win": _("who wins"),
-        "high": _("highest total"),
-        "low": _("lowest total"),
-        "target": _("target"),
-        "hands": _("hands"),
-        "zero_sum": _("zero sum"),
-        "stake": _("stake"),
+        "title": _("Name of the game"),
+        "win": _("Who wins"),
+        "high": _("the highest total"),
+        "low": _("the lowest total"),
+        "target": _("Total that ends the match"),
+        "hands": _("How many rounds"),
+        "zero_sum": _("Every round adds up to 0"),
+        "stake": _("Money a point"),
     }
     options = (
         Option(
@@ -76,10 +77,21 @@ class Sheet(Game):
         Option(
             "zero_sum",
             False,
-            _("Every round's points add up to 0: what one player wins, the others lose."),
+            _("What one player wins, the others lose. Tick it to play for money."),
             "bool",
+            first=True,
         ),
-        Option("stake", 0, _("Money per point in the settlement."), "number", low=0, high=MOST),
+        Option(
+            "stake",
+            0,
+            _("What each point of the totals is worth: at 0.5, a total of 12 wins 6."),
+            "number",
+            low=0,
+            high=MOST,
+            default_help=_("not for money (0)"),
+            when=("zero_sum", (True,)),
+            first=True,
+        ),
     )
 
     def check_options(self, options, n):
@@ -128,6 +140,9 @@ class Sheet(Game):
         if not table.options["zero_sum"]:
             return None
         return settlement(table.players, table.totals, table.options["stake"])
+
+    def settlement_note(self, table):
+        return rate_note(self, table, "stake")
 
     def chart_marks(self, table):
         target = table.options["target"]

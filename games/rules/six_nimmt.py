@@ -147,21 +147,22 @@ class SixNimmt(Game):
     labels = {
         "taken": _("cards taken"),
         "bullheads": _("bullheads"),
-        "deck": _("deck"),
-        "seed": _("by players"),
-        "full": _("full"),
-        "tactics": _("tactics"),
-        "end": _("end"),
-        "66": _("at the limit"),
-        "hand": _("every hand"),
-        "limit": _("limit"),
-        "share_rounding": _("winners' shares"),
-        "up": _("rounded up"),
+        "deck": _("Cards in play"),
+        "seed": _("by the number of players"),
+        "full": _("always 1 to 104"),
+        "tactics": _("10 for each player, plus 4"),
+        "end": _("How the match ends"),
+        "66": _("when a total reaches the limit"),
+        "hand": _("each hand is a game of its own"),
+        ("end", "hands"): _("after a number of hands"),
+        "limit": _("Bullheads that end the match"),
+        "share_rounding": _("Winners sharing the points"),
+        "up": _("each share rounded up"),
         "exact": _("to the cent"),
-        "loser_rank": _("after a tie among losers"),
+        "loser_rank": _("After losers tie"),
         "competition": _("the next skips a place"),
         "dense": _("the next takes the next place"),
-        "hands": _("hands"),
+        "hands": _("How many hands"),
     }
     options = (
         Option(
@@ -189,11 +190,15 @@ class SixNimmt(Game):
             "whole",
             low=1,
             high=1000,
+            when=("end", ("66",)),
         ),
         Option(
             "share_rounding",
             "up",
-            _("Winners sharing the pool: round each share up, or keep two decimals."),
+            _(
+                "In ranking points, the players with the fewest bullheads share 8 points (12 "
+                "from 7 players): each share rounded up, or to two decimals."
+            ),
             choices=("up", "exact"),
         ),
         Option(
@@ -215,6 +220,7 @@ class SixNimmt(Game):
             "whole_or_null",
             low=1,
             high=MAX_ROUNDS,
+            when=("end", ("hand", "hands")),
         ),
     )
 

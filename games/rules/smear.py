@@ -173,19 +173,22 @@ class Smear(Game):
         "jack": _("Jack"),
         "game": _("Game"),
         "game_points": _("card points"),
-        "target": _("target"),
-        "win": _("win"),
-        "higher": _("higher"),
-        "bidder_out": _("bidder out"),
-        "bid_only": _("bid only"),
-        "undealt": _("undealt"),
+        "target": _("Score that wins"),
+        "win": _("When a hand takes a team to the target"),
+        "higher": _("the higher score wins"),
+        "bidder_out": _("the bidders win if they made their bid"),
+        "bid_only": _("only a made bid can win"),
+        "undealt": _("Undealt cards the bidder may take"),
     }
     options = (
         Option("target", 15, _("The score a team must reach to win."), "whole", low=1, high=1000),
         Option(
             "win",
             "higher",
-            _("Who wins when a hand takes a team to the target."),
+            _(
+                "The higher score (the bidders when level), the bidders first if they made "
+                "their bid, or a team wins only by making its bid."
+            ),
             choices=("higher", "bidder_out", "bid_only"),
         ),
         Option(

@@ -9,13 +9,15 @@ import html
 import re
 from decimal import Decimal
 from numbers import Number
+from urllib.parse import urlsplit
 
 from django import template
 from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
+from games.ledger import BEANS, MONEY, unit_of
 from games.rules.base import ROUND_MESSAGE, Phrase, Term
 
 register = template.Library()
@@ -130,6 +132,25 @@ def phrase_text(value):
     return render(value, html=False)
 
 
+@register.inclusion_tag("games/partials/terms.html")
+def terms(game, lines):
+    """The words of game that lines (engine phrases) use, each with the sentence saying what it
+    is, in the reader's language: one tap reveals them (games/partials/terms.html)."""
+    text = " ".join(render(line, html=False) for line in lines)
+    found = [(gettext(word), gettext(what)) for word, what in game.terms.items()]
+    return {"terms": [(word, what) for word, what in found if word in text]}
+
+
+@register.filter
+def link_text(url):
+    """A link as text that breaks only after a / of its path, between whole parts, never inside
+    its token (shown in the font of class "link", where _ shows)."""
+    parts = urlsplit(str(url))
+    start = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    path = str(url)[len(start) :]
+    return mark_safe(escape(start) + "/<wbr>".join(escape(part) for part in path.split("/")))
+
+
 @register.filter
 def bdi(value):
     """A name (or a number, left to right) isolated from the sentence it lands in."""
@@ -213,6 +234,23 @@ def money_signed(amount, places=0):
     return isolated(f"+{shown}" if amount > 0 else shown, number=True)
 
 
+# What a settlement pays, as its column is headed.
+PAID_IN = {BEANS: gettext_noop("Beans"), MONEY: gettext_noop("Money")}
+
+
+@register.filter
+def paid_in(result):
+    """What a result's settlement is paid in, as its column is headed: Beans, Money."""
+    return gettext(PAID_IN[unit_of(result)])
+
+
+@register.filter
+def plural_count(number):
+    """The whole number a plural form is chosen by for number: itself when whole, else 2 (a
+    fraction reads as many in every language here: 0.5 beans, 1.5 beans)."""
+    return int(number) if is_number(number) and number == int(number) else 2
+
+
 @register.filter
 def in_unit(amount, unit_places):
     """An amount in a table's unit, as a player says it: money as a number (5.00), beans
@@ -221,8 +259,8 @@ def in_unit(amount, unit_places):
     shown = money(amount, int(places))
     if unit != "beans" or not is_number(amount):
         return shown
-    count = int(amount) if amount == int(amount) else 2  # the plural a fraction takes
-    return mark_safe(ngettext("%(amount)s bean", "%(amount)s beans", count) % {"amount": shown})
+    beans = ngettext("%(amount)s bean", "%(amount)s beans", plural_count(amount))
+    return mark_safe(beans % {"amount": shown})
 
 
 @register.filter
@@ -268,6 +306,8 @@ def option_words(game, name, value):
         return format_html("<bdi>{}</bdi>", value)
     if option.kind == "pairs":
         return separator().join(f"{total} → {becomes}" for total, becomes in value)
+    if option.kind == "choice":
+        return gettext(game.choice_label(name, value))
     return words(value, game)
 
 
