@@ -3,7 +3,7 @@
 The lines are engine Phrases, so the templates translate them and isolate each name and value.
 """
 
-from games.rules.base import Phrase, Term, gettext_noop
+from games.rules.base import Phrase, RulesError, Term, gettext_noop
 from games.rules.cards import DECK, pretty
 
 NOBODY = gettext_noop("nobody")
@@ -84,8 +84,19 @@ def setup_lines(change, game=None):
     lines += [{"renamed": pair} for pair in zip(old, new) if pair[0] != pair[1]]
     lines += [{"joined": name} for name in new[len(old) :]]
     lines += [{"left": name} for name in old[len(new) :]]
-    for option in game.options if game is not None else ():
-        values = [side["options"].get(option.name, option.default) for side in (before, after)]
-        if values[0] != values[1]:
-            lines.append({"option": option.name, "before": values[0], "after": values[1]})
+    if game is not None:
+        was, now = (filled(game, side["options"], len(new)) for side in (before, after))
+        lines += [
+            {"option": option.name, "before": was[option.name], "after": now[option.name]}
+            for option in game.options
+            if was[option.name] != now[option.name]
+        ]
     return lines
+
+
+def filled(game, options, players):
+    """A match's options with the game's defaults filled in (as the engine plays them)."""
+    try:
+        return game.read_options(options, players)
+    except RulesError:  # a setup the engine refused before: shown as it was stored
+        return {option.name: options.get(option.name) for option in game.options}

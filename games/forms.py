@@ -408,6 +408,44 @@ class NewMatchForm(forms.Form):
         return {o.name: chosen[o.name] for o in self.applying() if o.name in chosen}
 
 
+class SetupForm(NewMatchForm):
+    """A match's setup fixed after Start: its players renamed in their seats and its options,
+    read as the new-match form reads them (the engine checks the names and options; the match,
+    that every round entered still stands under them)."""
+
+    def __init__(self, match, data=None):
+        game = match.rules
+        names = {f"player_{seat}": name for seat, name in enumerate(match.players)}
+        super().__init__(game, data, initial={**names, **setup_initial(game, match.options)})
+        self.seats = len(match.players)
+        for seat in range(game.max_players):
+            if seat < self.seats:
+                self.fields[f"player_{seat}"].required = True
+            else:
+                del self.fields[f"player_{seat}"]
+        del self.fields["public_id"]
+
+    def player_fields(self):
+        return [self[f"player_{seat}"] for seat in range(self.seats)]
+
+
+def setup_initial(game, options):
+    """The new-match form's fields filled with a match's options as the form shows them."""
+    shown = {}
+    for option in game.options:
+        if option.name not in options:
+            continue
+        value = options[option.name]
+        if option.kind == "choice":
+            value = json.dumps(value)
+        elif option.kind == "evens":
+            value = ", ".join(map(str, value))
+        elif option.kind == "pairs" and value and value not in dict(option.presets).values():
+            value = [CUSTOM, ", ".join(f"{total} → {after}" for total, after in value)]
+        shown[option.name] = value
+    return shown
+
+
 # The fields of a round's form that are not the round itself.
 ROUND_META = ("csrfmiddlewaretoken", "entry_key", "version", "round", "change")
 ENTRY_KEY_LENGTH = 40
@@ -506,6 +544,11 @@ class PaymentForm(forms.Form):
         self.fields["payer"].choices = self.fields["payee"].choices = people
         self.fields["payee"].initial = table.people[1]  # not the payer's own name at first
         self.fields["unit"].choices = [(unit, _(label)) for unit, label in UNITS.items()]
+
+
+def asked_to_add(data):
+    """True when the phone answered the question "add them to the table?" with yes."""
+    return data.get("add_people") == "1"
 
 
 class TakeForm(forms.Form):

@@ -304,15 +304,24 @@ class Match(models.Model):
                 return now.set_up({"players": players, "options": options})
 
     def set_up(self, after):
-        """Under the lock: the players and options after (a SetupChange's), if the rounds stand."""
+        """Under the lock: the players and options after (a SetupChange's), if the rounds stand;
+        None when they play the match as it is (an option set to its default, say)."""
         before = {"players": self.players, "options": self.options}
-        if after == before:
+        if after["players"] == before["players"] and self.plays_as(after["options"]):
             return None
         self.players, self.options = after["players"], after["options"]
         stored, _last, _deleted = self.rounds_now()
         self.scored_with([entry for _number, entry in stored])
         Match.objects.filter(pk=self.pk).update(**after)
         return SetupChange.objects.create(match=self, before=before, after=after)
+
+    def plays_as(self, options):
+        """Whether options play the match as its own do (the defaults filled in on both)."""
+        game, n = self.rules, len(self.players)
+        try:
+            return game.read_options(options, n) == game.read_options(self.options, n)
+        except rules.RulesError:
+            return False
 
     def undo_setup(self, pk):
         """Put back the setup a change (SetupChange pk) replaced, as a change of its own; Refused

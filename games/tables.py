@@ -21,7 +21,15 @@ from games import cards, ledger, memo, rules
 from games.changes import setup_lines
 from games.chart import balance_charts
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
-from games.forms import UNITS, NewMatchForm, PaymentForm, TableForm, TableSetupForm, TakeForm
+from games.forms import (
+    UNITS,
+    NewMatchForm,
+    PaymentForm,
+    TableForm,
+    TableSetupForm,
+    TakeForm,
+    asked_to_add,
+)
 from games.links import get_table, remember, share_page
 from games.models import Match, Payment, Refused, SetupChange, Table, Unknown
 from games.templatetags.scorekeeper import said
@@ -297,7 +305,9 @@ def table_new_match(request, public_id, slug):
     if request.method == "POST" and form.is_valid():
         players, options = form.match["players"], form.match["options"]
         try:
-            match = table.start_match(game.slug, players, options, adding=asked_to_add(request))
+            match = table.start_match(
+                game.slug, players, options, adding=asked_to_add(request.POST)
+            )
         except Unknown as unknown:
             return render(
                 request, "games/table_new_match.html", {**context, "unknown": unknown.names}
@@ -309,11 +319,6 @@ def table_new_match(request, public_id, slug):
             return redirect("match", public_id=match.public_id)
     status = 422 if form.errors else 200
     return render(request, "games/table_new_match.html", context, status=status)
-
-
-def asked_to_add(request):
-    """True when the phone answered the question "add them to the table?" with yes."""
-    return request.POST.get("add_people") == "1"
 
 
 @require_POST
@@ -330,7 +335,7 @@ def table_take(request, public_id):
         form.add_error("link", watch_link_said() if watch else _("No match has this link."))
         return render_table(request, table, take_form=form)
     try:
-        table.take_match(match, adding=asked_to_add(request))
+        table.take_match(match, adding=asked_to_add(request.POST))
     except Unknown as unknown:
         return render_table(request, table, take_form=form, unknown=unknown.names)
     except Refused as refused:

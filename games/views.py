@@ -22,9 +22,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from games import cards, memo, records, rules, screen
-from games.changes import changes
+from games.changes import changes, setup_lines
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
-from games.forms import NewMatchForm, RoundForm
+from games.forms import NewMatchForm, RoundForm, SetupForm, asked_to_add
 from games.links import (
     get_match,
     holds_table,
@@ -41,8 +41,10 @@ from games.models import (
     Refused,
     Round,
     RoundEvent,
+    SetupChange,
     Table,
     Taken,
+    Unknown,
     position_of,
 )
 from scorekeeper.limits import limited
@@ -423,14 +425,54 @@ def history(request, public_id):
 
 
 def render_history(request, match, error=None):
-    """The history page: every round (deleted ones too) with its events."""
+    """The history page: every fix of the setup, every round (deleted ones too) with its
+    events."""
     context = {
         "match": match,
         "game": match.rules,
         "error": error,
+        "setups": [(c, setup_lines(c, match.rules)) for c in match.setup_changes.all()],
         "rounds": numbered(match, match.rounds.prefetch_related("events")),
     }
     return said_refused(render(request, "games/history.html", context), error)
+
+
+@require_http_methods(["GET", "POST"])
+def match_setup(request, public_id):
+    """Fix the setup after Start: rename the players, change the stake or any option the rounds
+    entered still satisfy (the engine plays them all again, and names the round that no longer
+    fits); History lists the change and can undo it."""
+    match = get_match(public_id)
+    form = SetupForm(match, request.POST or None)
+    context = {"match": match, "game": match.rules, "form": form}
+    if request.method == "POST" and form.is_valid():
+        setup = form.match
+        try:
+            match.change_setup(
+                setup["players"], setup["options"], adding=asked_to_add(request.POST)
+            )
+        except Unknown as unknown:
+            return render(request, "games/match_setup.html", {**context, "unknown": unknown.names})
+        except Refused as refused:
+            form.add_error(None, screen.refusal(refused.error))
+        else:
+            return redirect("match", public_id=match.public_id)
+    status = 422 if form.errors else 200
+    return render(request, "games/match_setup.html", context, status=status)
+
+
+@require_POST
+def match_setup_undo(request, public_id, pk):
+    """Put back the setup a fix replaced (a fix of its own, in History too)."""
+    match = get_match(public_id)
+    try:
+        match.undo_setup(pk)
+    except SetupChange.DoesNotExist:
+        raise Http404(_("There is no such change.")) from None
+    except Refused as refused:
+        match.refresh_from_db()
+        return render_history(request, match, screen.refusal(refused.error))
+    return redirect("history", public_id=match.public_id)
 
 
 def numbered(match, rounds):

@@ -26,7 +26,7 @@
     document.querySelectorAll("[data-custom-of]").forEach((typed) => {
       typed.hidden = valueOf(typed.dataset.customOf) !== "custom";
     });
-    document.querySelectorAll("#new-match [data-when]").forEach(showWhenUsed);
+    document.querySelectorAll("form [data-when]").forEach(showWhenUsed);
   }
 
   // An option's field shows (and is sent) only while the option it depends on has a value

@@ -1,0 +1,152 @@
+"""Fixing a match's setup after Start (issue 41): a player renamed, the stake or bean rate and
+the target changed, in every game; the engine plays every round again under the new setup and
+refuses, naming the round, a change the rounds do not fit; History says each change in words and
+undoes it."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import ledger, memo, rules
+from games.forms import CUSTOM, SetupForm
+from games.models import Match, Result, SetupChange, Table
+from games.records import store
+from tests.html import visible
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = Path(__file__).parent / "examples"
+# (example, the money and the end changed as a table would change them, what History says of it)
+CHANGES = [
+    ("gongzhu-match-to-floor", {"stake": 0.05, "floor": 2000}, "Money a point: 0.01 → 0.05"),
+    ("sanming-16-card", {"bean_rate": 2, "target": 200}, "Beans a point: 1 → 2"),
+    ("sheet-mahjong-stake", {"stake": 1, "target": 1000}, "Money a point: 0.5 → 1"),
+    ("six-nimmt-to-66", {"limit": 100}, "100"),
+    ("smear-hands", {"target": 21}, "21"),
+    ("least-score-to-the-end", {"penalty": 40}, "→ 40"),
+]
+# (example, a change its rounds do not fit, the round it names)
+REFUSED = [
+    ("gongzhu-match-to-floor", {"end": "hands", "hands": 1}, 2),
+    ("sanming-16-card", {"target": 20}, 2),
+    ("sheet-mahjong-stake", {"hands": 1}, 2),
+    ("six-nimmt-to-66", {"limit": 20}, 2),
+    ("least-score-to-the-end", {"threshold": 50}, 3),
+]
+
+
+def example(name):
+    return json.loads((EXAMPLES / f"{name}.match.json").read_text(encoding="utf-8"))
+
+
+def posted(match, players=None, **options):
+    """What the setup form of match posts with players and options changed, every other field
+    as the form shows it."""
+    form = SetupForm(match)
+    data = {}
+    for field in form:
+        value = field.value()
+        if field.widget_type == "checkbox":
+            if value:
+                data[field.html_name] = "on"
+        elif field.widget_type == "pairs":
+            custom = bool(value) and value[0] == CUSTOM
+            data[field.html_name] = CUSTOM if custom else json.dumps(value) if value else ""
+            data[f"{field.html_name}_custom"] = value[1] if custom else ""
+        elif value is not None:
+            data[field.html_name] = str(value)
+    for seat, name in enumerate(players or []):
+        data[f"player_{seat}"] = name
+    for name, value in options.items():
+        choice = next(o for o in match.rules.options if o.name == name).kind == "choice"
+        data[name] = json.dumps(value) if choice else str(value)
+    return data
+
+
+def scored(match):
+    """What the match screen shows of the match now: the engine's result of its rounds."""
+    match.refresh_from_db()
+    return memo.board(match)["result"]
+
+
+@pytest.mark.parametrize("name, options, said", CHANGES, ids=[c[0] for c in CHANGES])
+def test_a_renamed_player_and_changed_options_score_the_match_as_the_rule_book_does(
+    client, name, options, said
+):
+    document = example(name)
+    match = store(document)
+    players = ["Zed", *document["players"][1:]]
+    response = client.post(
+        reverse("match_setup", args=[match.public_id]), posted(match, players, **options)
+    )
+    assert response.status_code == 302, visible(response.content.decode())[-600:]
+    expected = rules.score(
+        {**document, "players": players, "options": {**document.get("options", {}), **options}}
+    )
+    result = scored(match)
+    for key in ("players", "totals", "finished", "winners", "settlement"):
+        assert result[key] == expected[key], key
+    game, board, closed = rules.replay(match.document())
+    row = Result.objects.get(match=match)
+    assert {name: getattr(row, name) for name in ledger.KEPT} == ledger.kept(game, board, closed)
+    history = visible(client.get(reverse("history", args=[match.public_id])).content.decode())
+    assert f"{document['players'][0]} → Zed" in history and said in history
+
+
+@pytest.mark.parametrize("name, options, number", REFUSED, ids=[c[0] for c in REFUSED])
+def test_a_change_the_rounds_do_not_fit_is_refused_naming_the_round(client, name, options, number):
+    match = store(example(name))
+    before = scored(match)
+    response = client.post(reverse("match_setup", args=[match.public_id]), posted(match, **options))
+    assert response.status_code == 422
+    shown = visible(response.content.decode())
+    assert f"round {number}" in shown
+    assert not SetupChange.objects.exists() and scored(match) == before
+
+
+def test_history_undoes_a_change_and_a_later_one_first():
+    match = store(example("gongzhu-match-to-floor"))
+    first = match.change_setup(["Bbo", "Bo", "Chen", "Dee"], {"stake": 0.01})
+    later = match.change_setup(["Ann", "Bo", "Chen", "Dee"], {"stake": 0.05})
+    client = Client()
+    refused = client.post(reverse("match_setup_undo", args=[match.public_id, first.pk]))
+    assert refused.status_code == 422
+    assert "undo the later change first" in visible(refused.content.decode())
+    client.post(reverse("match_setup_undo", args=[match.public_id, later.pk]))
+    client.post(reverse("match_setup_undo", args=[match.public_id, first.pk]))
+    match.refresh_from_db()
+    assert match.players == ["Ann", "Bo", "Chen", "Dee"] and match.options == {"stake": 0.01}
+    history = visible(client.get(reverse("history", args=[match.public_id])).content.decode())
+    assert history.count("Ann → Bbo") == history.count("Bbo → Ann") == 2
+    assert SetupChange.objects.count() == 4  # each undo is a change of its own
+
+
+def test_nothing_changed_is_no_change(client):
+    """The form posts every option, defaults too: played as the match was, it changes nothing."""
+    match = store(example("sanming-16-card"))
+    response = client.post(reverse("match_setup", args=[match.public_id]), posted(match))
+    assert response.status_code == 302 and not SetupChange.objects.exists()
+    assert Match.objects.get(pk=match.pk).options == {"deal": 16}
+
+
+def test_a_name_none_of_the_tables_people_is_asked_about(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
+    match = table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    url = reverse("match_setup", args=[match.public_id])
+    asked = client.post(url, posted(match, ["Ann", "Bo", "Zed"]))
+    assert "Zed is not one of this table's people: add Zed to the table?" in visible(
+        asked.content.decode()
+    )
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
+    client.post(url, {**posted(match, ["Ann", "Bo", "Zed"]), "add_people": "1"})
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen", "Zed"]
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Zed"]
+
+
+def test_the_setup_needs_the_score_link(client):
+    match = store(example("sanming-16-card"))
+    assert client.get(reverse("match_setup", args=[match.watch_id])).status_code == 403
