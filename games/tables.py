@@ -147,7 +147,7 @@ def shown_units(summary):
     the decimal places its amounts are shown with."""
     units = []
     for unit, balance in summary["balances"].items():
-        places = decimals(balance.values())
+        places = decimals(unit, balance.values())
         units.append(
             {
                 "unit": unit,
@@ -177,7 +177,7 @@ def shown_evenings(evenings):
                 {
                     "name": UNITS[unit],
                     "rows": sorted(by_name.items(), key=lambda row: -row[1]),
-                    "places": decimals(by_name.values()),
+                    "places": decimals(unit, by_name.values()),
                 }
                 for unit, by_name in sorted(day["units"].items())
             ],
@@ -190,7 +190,11 @@ def shown_statistics(summary):
     """The statistics rows with each game's module, and each person's best and worst evening."""
     rows = [{**row, "game": rules.GAMES[row["game"]]} for row in summary["statistics"]]
     extremes = [
-        {"unit": UNITS[unit], "places": decimals(evening_amounts(by_name)), "people": by_name}
+        {
+            "unit": UNITS[unit],
+            "places": decimals(unit, evening_amounts(by_name)),
+            "people": by_name,
+        }
         for unit, by_name in summary["extremes"].items()
     ]
     return {"rows": rows, "evenings": extremes}
@@ -201,9 +205,10 @@ def evening_amounts(by_name):
     return [found[end]["amount"] for found in by_name.values() for end in ("best", "worst")]
 
 
-def decimals(amounts):
-    """The decimal places amounts are shown with: 2 when one has cents, else none."""
-    return 2 if any(amount % 1 for amount in amounts) else 0
+def decimals(unit, amounts):
+    """The decimal places amounts of unit are shown with: money with cents (5.00), beans whole
+    unless one has a fraction."""
+    return 2 if unit == ledger.MONEY or any(amount % 1 for amount in amounts) else 0
 
 
 def render_table(request, table, **shown):

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext
 
 from games.ledger import BEANS, MONEY, unit_of
-from games.rules.base import ROUND_MESSAGE, Phrase, Term
+from games.rules.base import ROUND_MESSAGE, Phrase, Term, plain
 
 register = template.Library()
 
@@ -266,8 +266,9 @@ def in_unit(amount, unit_places):
 @register.filter
 def paid(payment):
     """A recorded payment's amount as a player says it: 5.00 (money), 300 beans."""
-    places = 2 if payment.unit == "money" or payment.amount % 1 else 0
-    return in_unit(payment.amount, f"{payment.unit}:{places}")
+    amount = plain(payment.amount)  # 28, never 28.00 (a whole number of beans)
+    places = 2 if payment.unit == "money" or amount % 1 else 0
+    return in_unit(amount, f"{payment.unit}:{places}")
 
 
 @register.filter
