@@ -156,7 +156,8 @@ def test_paid_next_to_a_transfer_records_it_and_the_balances_move(phone, table):
     assert first not in transfers.first.inner_text()
     payment = table.payments.order_by("pk").last()
     assert (payment.payer, payment.payee, payment.unit) == ("Chen", "Ann", "beans")
-    expect(page.locator(".table-payments")).to_contain_text(f"Chen paid Ann {payment.amount}")
+    said = f"Chen paid Ann {payment.amount:.0f} beans"  # a whole number of beans, as said
+    expect(page.locator(".table-payments")).to_contain_text(said)
 
 
 def test_share_the_result_on_the_table_makes_its_picture(browser, live_server, table):
