@@ -150,3 +150,15 @@ def test_a_name_none_of_the_tables_people_is_asked_about(client):
 def test_the_setup_needs_the_score_link(client):
     match = store(example("sanming-16-card"))
     assert client.get(reverse("match_setup", args=[match.watch_id])).status_code == 403
+
+
+def test_the_phones_following_the_match_see_the_new_names_on_their_next_live_check(client):
+    match = store(example("sanming-16-card"))
+    live = reverse("live", args=[match.watch_id])
+    seen = client.get(live, {"v": match.version})
+    assert seen.status_code == 204  # nothing new yet
+    client.post(
+        reverse("match_setup", args=[match.public_id]), posted(match, ["Zed", "Bo", "Chen"])
+    )
+    news = client.get(live, {"v": match.version})
+    assert news.status_code == 200 and "Zed" in visible(news.content.decode())
