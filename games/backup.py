@@ -8,12 +8,12 @@ import os
 import sqlite3
 import subprocess
 import tempfile
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from games.models import Match, Table
@@ -44,10 +44,10 @@ def write(path):
     target = new_file(Path(path))
     partial = target.with_name(f".{target.name}.partial")
     try:
-        if connection.vendor == "sqlite":
-            counts = copy_sqlite(partial)
-        else:
-            counts = dump_postgres(partial)
+        with database_trouble():
+            counts = (
+                copy_sqlite(partial) if connection.vendor == "sqlite" else dump_postgres(partial)
+            )
         os.replace(partial, target)
     except OSError as error:
         raise Refused(f"{target} could not be written: {error.strerror or error}.") from None
@@ -105,24 +105,25 @@ def restore(path, replace=False):
     """Replace the whole database with the copy at path, migrated to this version of the app;
     return (the file keeping what the database held before, or None; matches; tables)."""
     path = Path(path)
-    check_backup(path)
-    kept = None
-    matches, tables = held()
-    if matches or tables:
-        if not replace:
-            raise Refused(
-                f"This database already holds {counted(matches, 'match', 'matches')} and "
-                f"{counted(tables, 'table', 'tables')}: restoring {path} would replace them. "
-                "Run again with --replace to replace them (they are kept in a backup first)."
-            )
-        kept = write(Path(settings.DATA_DIR))[0]
-    if connection.vendor == "sqlite":
-        restore_sqlite(path)
-    else:
-        restore_postgres(path)
-    connection.close()
-    call_command("migrate", interactive=False, verbosity=0)
-    return kept, *held()
+    with database_trouble():
+        check_backup(path)
+        kept = None
+        matches, tables = held()
+        if matches or tables:
+            if not replace:
+                raise Refused(
+                    f"This database already holds {counted(matches, 'match', 'matches')} and "
+                    f"{counted(tables, 'table', 'tables')}: restoring {path} would replace them. "
+                    "Run again with --replace to replace them (they are kept in a backup first)."
+                )
+            kept = write(Path(settings.DATA_DIR))[0]
+        if connection.vendor == "sqlite":
+            restore_sqlite(path)
+        else:
+            restore_postgres(path)
+        connection.close()
+        call_command("migrate", interactive=False, verbosity=0)
+        return kept, *held()
 
 
 def check_backup(path):
@@ -206,9 +207,19 @@ def restore_postgres(path):
 # ---- the tools
 
 
+@contextmanager
+def database_trouble():
+    """A database that cannot be reached, read or written, as a Refused with its first line."""
+    try:
+        yield
+    except (DatabaseError, sqlite3.Error) as error:
+        said = str(error).strip().splitlines() or [type(error).__name__]
+        raise Refused(f"The database answered: {said[0]}") from None
+
+
 def run(command):
     """Run a PostgreSQL tool with this server's connection settings and return what it printed;
-    refuse with the last line it complained with."""
+    refuse with its error line."""
     try:
         done = subprocess.run(command, env=libpq_environment(), capture_output=True, text=True)
     except FileNotFoundError:
@@ -217,8 +228,9 @@ def run(command):
             "(Debian: apt-get install postgresql-client)."
         ) from None
     if done.returncode:
-        said = done.stderr.strip().splitlines() or ["it failed"]
-        raise Failed(f"{command[0]}: {said[-1]}")
+        lines = done.stderr.strip().splitlines() or ["it failed"]
+        said = next((line for line in lines if "error:" in line.lower()), lines[-1])
+        raise Failed(f"{command[0]}: {said.strip()}")
     return done.stdout
 
 

@@ -174,6 +174,9 @@ def test_refusals_are_one_line_and_change_nothing(tmp_path):
         f"Nothing written: There is no database at {tmp_path / 'empty' / 'db.sqlite3'} yet: "
         "nothing to back up."
     )
+    unreachable = "postgres://postgres@127.0.0.1:1/none"
+    nobody = manage(server, "backup", str(tmp_path / "a.backup"), DATABASE_URL=unreachable)
+    assert refusal(nobody).startswith("Nothing written: The database answered: connection failed")
     kept = tmp_path / "kept.backup"
     kept.write_bytes(b"last week's copy")
     assert refusal(manage(server, "backup", str(kept))) == (
