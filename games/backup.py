@@ -32,7 +32,7 @@ class Refused(Exception):
 
 
 class Failed(Refused):
-    """A PostgreSQL tool ran and refused (its last line says why)."""
+    """A PostgreSQL tool ran and refused (its error line says why)."""
 
 
 # ---- writing a copy
@@ -193,8 +193,8 @@ def restore_postgres(path):
     script, run by psql); any error leaves the database as it was."""
     present = set(connection.introspection.table_names())
     app_tables = [*connection.introspection.django_table_names(), "django_migrations"]
-    dropped = sorted(present.intersection(app_tables))
-    dropping = [f"--command=DROP TABLE {', '.join(dropped)} CASCADE"] if dropped else []
+    dropped = ", ".join(map(connection.ops.quote_name, sorted(present.intersection(app_tables))))
+    dropping = [f"--command=DROP TABLE {dropped} CASCADE"] if dropped else []
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "restore.sql"
         run(["pg_restore", "--no-owner", "--no-privileges", f"--file={script}", str(path)])
