@@ -58,14 +58,30 @@ def keep(public_id, version, drawn):
             BOARDS[public_id] = (version, drawn)
 
 
+# The keys being drawn now, each with the lock its drawing holds: a second request for the same
+# page waits for the first's drawing rather than drawing it again beside it (a table's export
+# asked by twelve phones at once is made once a worker, not twelve times in its memory).
+DRAWING = {}
+
+
 def drawn(key, draw):
-    """The page kept under key, else draw() kept there."""
+    """The page kept under key, else draw() kept there (drawn once however many ask at once)."""
     with DRAWN_LOCK:
         page = DRAWN.get(key)
-    if page is None:
-        page = draw()
+        drawing = DRAWING.setdefault(key, threading.Lock()) if page is None else None
+    if page is not None:
+        return page
+    with drawing:
         with DRAWN_LOCK:
-            DRAWN[key] = page
+            page = DRAWN.get(key)
+        if page is None:
+            try:
+                page = draw()
+                with DRAWN_LOCK:
+                    DRAWN[key] = page
+            finally:
+                with DRAWN_LOCK:
+                    DRAWING.pop(key, None)
     return page
 
 
@@ -75,3 +91,4 @@ def forget():
         BOARDS.clear()
     with DRAWN_LOCK:
         DRAWN.clear()
+        DRAWING.clear()

@@ -10,6 +10,8 @@ import csv
 import json
 from datetime import date, datetime
 from decimal import Decimal
+from itertools import groupby
+from operator import itemgetter
 
 from django.conf import settings
 from django.db import transaction
@@ -308,23 +310,25 @@ def table_json(table, played):
         **summed,
     }
     dates = {m["match"]["pk"]: m["date"].isoformat() for m in played}
-    rounds = {}
-    live = Round.objects.filter(match__table=table, deleted=None).order_by("match", "number")
-    for match_id, text in live.values_list("match", Cast("entry", TextField())):
-        rounds.setdefault(match_id, []).append(text)
     stored = table.matches.filter(pk__in=dates).order_by("created", "pk")
+    live = Round.objects.filter(match__in=stored, deleted=None).order_by("match", "number")
+    texts = live.values_list("match", Cast("entry", TextField())).iterator(chunk_size=2000)
+    rounds = {
+        match_id: ",".join(text for _match, text in found)
+        for match_id, found in groupby(texts, key=itemgetter(0))
+    }
     matches = [
-        with_array({**m.document([]), "date": dates[m.pk]}, "rounds", rounds.get(m.pk, []))
+        with_array({**m.document([]), "date": dates[m.pk]}, "rounds", rounds.get(m.pk, ""))
         for m in stored
     ]
-    return with_array(head, "matches", matches)
+    return with_array(head, "matches", ",".join(matches))
 
 
-def with_array(document, key, texts):
-    """The JSON text of document (a dict of one key or more) with one more key, last: the array
-    of the JSON texts."""
+def with_array(document, key, items):
+    """The JSON text of document (a dict of one key or more) with one more key, last: an array
+    of items (JSON texts joined by commas)."""
     document = {name: value for name, value in document.items() if name != key}
-    return f'{json.dumps(document, ensure_ascii=False)[:-1]}, "{key}": [{",".join(texts)}]}}'
+    return f'{json.dumps(document, ensure_ascii=False)[:-1]}, "{key}": [{items}]}}'
 
 
 @require_GET

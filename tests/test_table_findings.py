@@ -3,6 +3,8 @@ now answered in words, and a table's page, TV board and exports summed from stor
 
 import json
 import sqlite3
+import threading
+import time
 
 import psycopg
 import pytest
@@ -13,6 +15,7 @@ from django.urls import reverse
 from django.utils import formats, translation
 
 from games import memo
+from games.drawn import DrawnPage
 from games.forms import PaymentForm
 from games.models import Match, Payment, Table
 from games.records import store
@@ -270,3 +273,26 @@ def test_f12_the_matches_of_a_table_do_not_open_its_score_link(client):
     memo.forget()
     page = client.get(reverse("match", args=[match.public_id])).content.decode()
     assert table.public_id not in page and f"/tw/{table.watch_id}/" in page
+
+
+def test_f6_a_page_asked_for_at_once_is_drawn_once():
+    """Twelve requests at once for the same page (the same export, say): the first draws it,
+    the others wait for it, rather than twelve drawings side by side in a worker's memory."""
+    drawings, start = [], threading.Barrier(12)
+
+    def draw():
+        drawings.append(1)
+        time.sleep(0.2)
+        return DrawnPage("drawn")
+
+    def ask():
+        start.wait()
+        pages.append(memo.drawn(("export", "same"), draw).text)
+
+    pages = []
+    threads = [threading.Thread(target=ask) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert pages == ["drawn"] * 12 and len(drawings) == 1
