@@ -561,10 +561,9 @@ class TakeForm(forms.Form):
         return found.group(1) if found else ""
 
 
-class TableSetupForm(forms.Form):
+class TableSetupForm(TableForm):
     """A table's name and people fixed: each person renamed in place, people added below."""
 
-    name = forms.CharField(label=gettext_noop("Name"), max_length=200)
     added = forms.CharField(
         label=gettext_noop("People to add, one a line"),
         max_length=MAX_PEOPLE * 42,
@@ -575,18 +574,13 @@ class TableSetupForm(forms.Form):
     def __init__(self, table, *args, **kwargs):
         initial = {"name": table.name, **{f"person_{k}": p for k, p in enumerate(table.people)}}
         super().__init__(*args, initial=initial, **kwargs)
+        del self.fields["people"]  # one field a person here, and the people added
         for k, person in enumerate(table.people):
             self.fields[f"person_{k}"] = forms.CharField(label=person, max_length=200)
         self.count = len(table.people)
 
     def person_fields(self):
         return [self[f"person_{k}"] for k in range(self.count)]
-
-    def clean_name(self):
-        try:
-            return read_table_name(self.cleaned_data["name"])
-        except RulesError as error:
-            raise forms.ValidationError(said(error)) from None
 
     def clean(self):
         data = super().clean()

@@ -239,13 +239,13 @@ def table_share(request, public_id):
     table = get_table(public_id)
     links = [
         (
-            _("Score"),
+            _("Score link"),
             _("Anyone with this link plays, adds matches and records payments."),
             "table",
             table.public_id,
         ),
         (
-            _("Watch"),
+            _("Watch link"),
             _("Read-only: the balances and the matches, never a form."),
             "table_watch",
             table.watch_id,
