@@ -147,7 +147,7 @@ def test_deletes_restores_and_closes_of_one_round_at_once_are_answered_without_a
         assert one_done[0] == 302 and set(one_done[1:]) <= {404, 422}, one_done
     assert restores == [302] + [404] * 7
     assert closes == reopens == [302] * 8 and mixed[1::2] == [302] * 4
-    assert visible(phone.page).count("Restore") == 1
+    assert visible(phone.page).count("Restore this round") == 1
 
 
 MANY_FIELDS = "&".join(["a=1"] * 1200)
