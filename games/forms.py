@@ -392,13 +392,15 @@ class NewMatchForm(forms.Form):
 
     def unused(self):
         """The options the table set to something other than their default that the other
-        choices leave unused (hidden on the form by static/new_match.js: set without it)."""
+        choices leave unused (hidden on the form by static/new_match.js: set without it). A box
+        is never one: hidden, it is not sent, which reads as unticked."""
         chosen, applying = self.chosen(), {o.name for o in self.applying()}
         return [
             option
             for option in self.game.options
             if option.name in chosen
             and option.name not in applying
+            and option.kind != "bool"
             and chosen[option.name] != option.default
         ]
 

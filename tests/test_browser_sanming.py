@@ -77,9 +77,9 @@ def test_a_table_plays_sanming_to_the_end_and_settles_the_kid(phone):
 
     # The kid rule: Ann's 3 is below 5, so she goes to 0; Bo and Chen double.
     for name, effect, total, counts in [
-        ("Ann", "kid: zeroed", "3", "0"),
-        ("Bo", "doubled", "24", "48"),
-        ("Chen", "doubled", "104", "208"),
+        ("Ann", "below 5: counts 0", "3", "0"),
+        ("Bo", "counts double", "24", "48"),
+        ("Chen", "counts double", "104", "208"),
     ]:
         row = page.locator(".kid-rule tbody tr", has_text=name)
         expect(row.locator("th small")).to_have_text(effect)

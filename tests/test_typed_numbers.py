@@ -45,7 +45,9 @@ def test_a_number_option_takes_the_keyboards_decimal_separator(client, language,
 def test_a_refused_list_is_shown_again_as_typed(client):
     form = {"player_0": "Ann", "player_1": "Bo", "halve_on": "۵۰، ۷۵"}
     response = client.post(reverse("new_match", args=["least_score"]), form)
-    assert "option 'halve on' cannot be [50, 75]" in visible(response.content.decode())
+    assert "option 'Totals halved when landing exactly on' cannot be [50, 75]" in visible(
+        response.content.decode()
+    )
     assert 'value="۵۰، ۷۵"' in response.content.decode()
 
 

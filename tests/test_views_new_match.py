@@ -165,3 +165,10 @@ def test_a_bomb_price_left_at_its_default_is_ignored_when_bombs_double(client):
     response = start(client, "sanming", player_3="", bomb_points="10", kid_below="5")
     assert response.status_code == 302
     assert "bomb_points" not in Match.objects.get().options
+
+
+def test_a_box_hidden_with_the_choice_that_leaves_it_unused_is_not_questioned(client):
+    # Two decks: "three exposed expose the fourth" is hidden and its box, disabled, not sent.
+    response = start(client, "gongzhu", decks="2", all_red_pig="on")
+    assert response.status_code == 302
+    assert "auto_expose_fourth" not in Match.objects.get().options

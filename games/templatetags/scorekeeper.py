@@ -134,11 +134,10 @@ def phrase_text(value):
 
 @register.inclusion_tag("games/partials/terms.html")
 def terms(game, lines):
-    """The words of game that lines (engine phrases) use, each with the sentence saying what it
-    is, in the reader's language: one tap reveals them (games/partials/terms.html)."""
+    """The sentences saying what each word of game that lines (engine phrases) use is, in the
+    reader's language: one tap reveals them (games/partials/terms.html)."""
     text = " ".join(render(line, html=False) for line in lines)
-    found = [(gettext(word), gettext(what)) for word, what in game.terms.items()]
-    return {"terms": [(word, what) for word, what in found if word in text]}
+    return {"terms": [gettext(what) for word, what in game.terms.items() if gettext(word) in text]}
 
 
 @register.filter
