@@ -21,7 +21,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import ledger, memo, rules, screen
@@ -358,7 +358,9 @@ def table_export_csv(request, public_id):
     people = table.people
     response = download("\ufeff", f"{table_file(table)}.csv", "text/csv; charset=utf-8")
     writer = csv.writer(response)
-    writer.writerow([_("Date"), _("Game"), _("In"), *map(as_text, people)])
+    writer.writerow(
+        [_("Date"), pgettext("which game was played", "Game"), _("In"), *map(as_text, people)]
+    )
     for match in played:
         amounts = ledger.settled(match["result"]) or {}
         unit = ledger.unit_of(match["result"]) if amounts else ""
