@@ -686,7 +686,7 @@ class Table(models.Model):
         def new(name):
             return renamed.get(rules.same_name_key(name), name)
 
-        for match in self.matches.select_for_update().select_related("result"):
+        for match in self.matches.select_for_update(of=("self",)).select_related("result"):
             players = [new(name) for name in match.players]
             if players != match.players:
                 Match.objects.filter(pk=match.pk).update(players=players, version=F("version") + 1)
