@@ -17,27 +17,36 @@ from games.rules.settle import transfers
 # The unit a game's settlement is paid in: Sanming run-fast pays beans, a stake is money.
 BEANS, MONEY = "beans", "money"
 UNIT_OF_GAME = {"sanming": BEANS}
-# What a table keeps of a match's result (games.models.Result's fields).
-KEPT = ("players", "rounds", "totals", "finished", "winners", "places", "settlement")
 # A match started within this of the one before it is of the same evening (past midnight too).
 EVENING_GAP = timedelta(hours=8)
 
 
 def kept(game, table, closed):
-    """What a table keeps of a match: the fields of the engine's result it needs (the
-    settlement's amounts and remainder only) and each seat's place, from the engine's table
-    after the match's rounds."""
+    """What a table keeps of a match (games.models.Result): the fields of the engine's result it
+    needs (the settlement's amounts and remainder only), its rounds played and each seat's
+    place, from the engine's table after the match's rounds."""
     result = outcome(game, table, closed)
     settlement = result["settlement"]
     return {
         "players": result["players"],
         "rounds": len(result["rounds"]),
-        "totals": result["totals"],
         "finished": result["finished"],
         "winners": result["winners"],
         "places": game.ranking(table) if table.rounds else [],
         "settlement": settlement
         and {"amounts": settlement["amounts"], "remainder": settlement["remainder"]},
+    }
+
+
+def unplayed(players):
+    """What a table keeps of a match that nothing has played yet."""
+    return {
+        "players": players,
+        "rounds": 0,
+        "finished": False,
+        "winners": [],
+        "places": [],
+        "settlement": None,
     }
 
 
@@ -74,13 +83,18 @@ class People:
     def __init__(self, people):
         self.names = list(people)
         self.by_key = {same_name_key(name): name for name in self.names}
+        self.seen = {}  # each name as written, once found (a table's page finds thousands)
 
     def of(self, name):
         """The table's spelling of name; a name that is nobody's is kept as it is (listed last)."""
-        found = self.by_key.get(same_name_key(name))
+        found = self.seen.get(name)
         if found is None:
-            self.by_key[same_name_key(name)] = found = name
-            self.names.append(name)
+            key = same_name_key(name)
+            found = self.by_key.get(key)
+            if found is None:
+                self.by_key[key] = found = name
+                self.names.append(name)
+            self.seen[name] = found
         return found
 
 

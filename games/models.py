@@ -100,7 +100,8 @@ class Match(models.Model):
         with transaction.atomic():
             super().save(*args, **kwargs)
             if new:
-                Result.objects.create(match=self, version=self.version, players=self.players)
+                kept = ledger.unplayed(self.players)
+                Result.objects.create(match=self, version=self.version, kept=kept)
 
     @classmethod
     def start(cls, game, players, options, public_id=""):
@@ -408,13 +409,10 @@ class Result(models.Model):
         Match, on_delete=models.CASCADE, primary_key=True, related_name="result"
     )
     version = models.PositiveIntegerField(default=0)  # the match's version it was scored at
-    players = models.JSONField(default=list)
-    rounds = models.PositiveIntegerField(default=0)  # the rounds played
-    totals = models.JSONField(default=list)
-    finished = models.BooleanField(default=False)
-    winners = models.JSONField(default=list)
-    places = models.JSONField(default=list)  # each seat's place; none before a round
-    settlement = models.JSONField(null=True, blank=True)  # {"amounts", "remainder"}, or None
+    finished = models.BooleanField(default=False)  # a table's match in play: one not finished
+    # {"players", "rounds", "finished", "winners", "places", "settlement"}: one document, read
+    # in one piece (a table's page reads 500 of them).
+    kept = models.JSONField(default=dict)
 
     def __str__(self):
         return f"result of {self.match_id} at version {self.version}"
@@ -422,9 +420,10 @@ class Result(models.Model):
     @classmethod
     def keep(cls, match, version, game, table, closed):
         """Write what the match scores at version (the engine's table after its rounds)."""
-        kept = {"version": version, **ledger.kept(game, table, closed)}
-        if not cls.objects.filter(match=match).update(**kept):
-            cls.objects.create(match=match, **kept)
+        kept = ledger.kept(game, table, closed)
+        row = {"version": version, "finished": kept["finished"], "kept": kept}
+        if not cls.objects.filter(match=match).update(**row):
+            cls.objects.create(match=match, **row)
 
 
 class Round(models.Model):
@@ -534,14 +533,14 @@ class Table(models.Model):
         links, when it started), "date" (its evening's), "result" (its stored Result's fields,
         with its game)}: one query, no round replayed."""
         links = ("pk", "public_id", "watch_id", "created")
-        kept = [f"result__{name}" for name in ledger.KEPT]
-        rows = list(self.matches.order_by("created", "pk").values_list(*links, "game", *kept))
+        rows = self.matches.order_by("created", "pk").values_list(*links, "game", "result__kept")
+        rows = list(rows)
         days = ledger.evenings_of([timezone.localtime(row[3]) for row in rows])
         return [
             {
                 "match": dict(zip(links, row)),
                 "date": day,
-                "result": {"game": row[4], **dict(zip(ledger.KEPT, row[5:]))},
+                "result": {"game": row[4], **row[5]},
             }
             for row, day in zip(rows, days)
         ]
@@ -690,9 +689,11 @@ class Table(models.Model):
             players = [new(name) for name in match.players]
             if players != match.players:
                 Match.objects.filter(pk=match.pk).update(players=players, version=F("version") + 1)
-                result = match.result
-                result.players, result.winners = players, [new(w) for w in result.winners]
-                result.save(update_fields=["players", "winners"])
+                kept = match.result.kept
+                winners = [new(name) for name in kept["winners"]]
+                Result.objects.filter(pk=match.pk).update(
+                    kept={**kept, "players": players, "winners": winners}
+                )
         for payment in self.payments.all():
             if (new(payment.payer), new(payment.payee)) != (payment.payer, payment.payee):
                 payment.payer, payment.payee = new(payment.payer), new(payment.payee)

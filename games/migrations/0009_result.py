@@ -19,7 +19,10 @@ def fill_results(apps, schema_editor):
             "closed": match.closed,
         }
         game, table, closed, _refused = replayed(document)
-        Result.objects.create(match=match, version=match.version, **kept(game, table, closed))
+        result = kept(game, table, closed)
+        Result.objects.create(
+            match=match, version=match.version, finished=result["finished"], kept=result
+        )
 
 
 class Migration(migrations.Migration):
@@ -40,13 +43,8 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("version", models.PositiveIntegerField(default=0)),
-                ("players", models.JSONField(default=list)),
-                ("rounds", models.PositiveIntegerField(default=0)),
-                ("totals", models.JSONField(default=list)),
                 ("finished", models.BooleanField(default=False)),
-                ("winners", models.JSONField(default=list)),
-                ("places", models.JSONField(default=list)),
-                ("settlement", models.JSONField(blank=True, null=True)),
+                ("kept", models.JSONField(default=dict)),
             ],
         ),
         migrations.RunPython(fill_results, migrations.RunPython.noop),
