@@ -85,6 +85,7 @@ def app_files():
         "games/forms.py",
         "games/chart.py",
         "games/cards.py",
+        "games/changes.py",
         "games/ledger.py",
         "games/rules/*.py",
         "games/templatetags/*.py",

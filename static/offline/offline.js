@@ -25,11 +25,10 @@ import * as kept from "./kept.js";
 import {
   canKeep, canScore, changeHere, handledHere, openRound, previewHere, saveHere, showMatch, startEngine,
 } from "./scoring.js";
-import { asking, canAsk, notSaved, showBody, update } from "./screen.js";
+import { asking, canAsk, notSaved, showBody, tellSent, update } from "./screen.js";
 import { sendAll } from "./outbox.js";
 import { sync } from "./send.js";
 import { offline, phone, seen, unsent, warn } from "./state.js";
-import { forget } from "./written.js";
 
 document.addEventListener("htmx:beforeRequest", (event) => {
   const elt = event.detail.elt;
@@ -77,8 +76,17 @@ const others = { at: 0, RETRY_MS: 15000 };
 function sendOthers() {
   if (Date.now() - others.at < others.RETRY_MS || !window.indexedDB) return;
   others.at = Date.now();
-  sendAll(phone.publicId).catch(warn);
+  sendAll(phone.publicId).then(({ sent }) => tellSent(sent)).catch(warn);
 }
+
+// What the service worker sent (sw_sync.js), said here once: kept for the next page that
+// opens, or told to the open ones at once.
+async function takeTold() {
+  for (const { closed, sent } of await kept.told.take()) tellSent(sent, closed);
+}
+navigator.serviceWorker?.addEventListener("message", (event) => {
+  if (event.data.sent && window.indexedDB) takeTold().catch(warn);
+});
 
 // While rounds wait to be sent the screen shows them: a live update must not hide them (the
 // sending shows the server's scoreboard once it is done).
@@ -133,14 +141,6 @@ document.addEventListener("submit", (event) => {
   changeHere(form);
 }, true);
 
-// A round this phone changes or deletes (online or not, the Undo too) is no longer the one it
-// wrote: its change is never told as another phone's (written.js).
-document.addEventListener("submit", (event) => {
-  const form = event.target;
-  const round = form.action && /\/rounds\/(\d+)\/(delete\/)?$/.exec(new URL(form.action).pathname);
-  if (round) forget(Number(round[1]));
-}, true);
-
 window.addEventListener("online", () => {
   phone.reachable = true;
   update();
@@ -184,12 +184,14 @@ function whenIdle(work) {
   else window.addEventListener("load", go, { once: true });
 }
 
-// What this phone kept of the match: its base, the rounds waiting and the screen drawn for them.
+// What this phone kept of the match: its base, the rounds waiting and the screen drawn for them
+// (or, for a match started here, drawn when it was started: shown at once, while the engine
+// starts).
 async function takeKept() {
   phone.base = (await kept.bases.get(phone.publicId)) || null;
   phone.pending = await kept.pending.of(phone.publicId);
   takePageState();
-  if (phone.pending.length) {
+  if (phone.pending.length || phone.shell) {
     const view = await kept.views.get(phone.publicId);
     if (view) showBody(view.html);
   }
@@ -225,6 +227,7 @@ async function start() {
   }
   if (phone.publicId) await takeKept().catch(warn); // no IndexedDB (a private window): online only
   update();
+  if (window.indexedDB) takeTold().catch(warn);
   const live = document.querySelector("[data-live]");
   if (live && navigator.onLine) htmx.trigger(live, "poll"); // is the server there?
   if (phone.warmBefore) {
