@@ -188,13 +188,13 @@ function whenIdle(work) {
 // (or, for a match started here, drawn when it was started: shown at once, while the engine
 // starts).
 async function takeKept() {
-  phone.base = (await kept.bases.get(phone.publicId)) || null;
-  phone.pending = await kept.pending.of(phone.publicId);
+  const [base, pending, view] = await Promise.all([
+    kept.bases.get(phone.publicId), kept.pending.of(phone.publicId), kept.views.get(phone.publicId),
+  ]);
+  phone.base = base || null;
+  phone.pending = pending;
   takePageState();
-  if (phone.pending.length || phone.shell) {
-    const view = await kept.views.get(phone.publicId);
-    if (view) showBody(view.html);
-  }
+  if ((phone.pending.length || phone.shell) && view) showBody(view.html);
 }
 
 // The offline manifest (the runtime's and the bundles' addresses), once a page asks for it.
@@ -207,7 +207,7 @@ function offlineManifest() {
 // The engine, started for the match on the screen (none on a watch link or an empty shell).
 async function startScoring() {
   if (!phone.publicId || (phone.shell && !phone.base)) return; // no match here to score
-  if (phone.pending.length || unsent()) sync();
+  if ((phone.pending.length || unsent()) && navigator.onLine) sync();
   try {
     await startEngine(await offlineManifest());
   } catch (error) {

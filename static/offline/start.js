@@ -39,9 +39,11 @@ function startEngine() {
   return started.engine;
 }
 
-// With no network, the engine warms up while the form is filled in.
+// With no network, or no answer from the server (this page is the service worker's copy), the
+// engine warms up while the form is filled in.
 function warmUp() {
-  if (canStartHere() && !navigator.onLine) startEngine().catch(warn);
+  const away = !navigator.onLine || "keptAt" in document.documentElement.dataset;
+  if (canStartHere() && away) startEngine().catch(warn);
 }
 if (document.readyState === "complete") warmUp();
 else window.addEventListener("load", warmUp, { once: true });
@@ -105,8 +107,7 @@ async function startHere(form, fields) {
   };
   const drawing = { state: base, csrf, entry_key: newKey(), language: phone.language };
   const drawn = JSON.parse(await engine.call("body", JSON.stringify(drawing)));
-  await bases.put(base);
-  await views.put(publicId, drawn.html);
+  await Promise.all([bases.put(base), views.put(publicId, drawn.html)]);
   await sendLater();
   location.assign(`/m/${publicId}/`);
 }
