@@ -20,7 +20,7 @@
    engine draws the match there from its base (send.js starts it on the server first). This
    module wires the others to htmx's events and starts them. */
 import { takePageState, takeState } from "./base.js";
-import { possible, start as startRuntime } from "./engine.js";
+import { manifest } from "./engine.js";
 import * as kept from "./kept.js";
 import {
   canKeep, canScore, changeHere, handledHere, openRound, previewHere, saveHere, showMatch, startEngine,
@@ -197,19 +197,12 @@ async function takeKept() {
   if ((phone.pending.length || phone.shell) && view) showBody(view.html);
 }
 
-// The offline manifest (the runtime's and the bundles' addresses), once a page asks for it.
-const manifest = { asked: null };
-function offlineManifest() {
-  manifest.asked ||= fetch("/offline/manifest.json", { credentials: "same-origin" }).then((response) => response.json());
-  return manifest.asked;
-}
-
 // The engine, started for the match on the screen (none on a watch link or an empty shell).
 async function startScoring() {
   if (!phone.publicId || (phone.shell && !phone.base)) return; // no match here to score
   if ((phone.pending.length || unsent()) && navigator.onLine) sync();
   try {
-    await startEngine(await offlineManifest());
+    await startEngine(await manifest());
   } catch (error) {
     warn(error);
   }
@@ -217,14 +210,11 @@ async function startScoring() {
   update();
 }
 
-// A phone whose engine was warm before has its files: its runtime starts loading at once,
-// beside reading what the phone keeps of the match, and the engine then draws at once, beside
-// the service worker's registration (reopened offline, the page scores sooner). Else both wait
-// until the page is idle, the page's own requests first.
+// A phone whose engine was warm before has its files: its runtime started loading while the
+// page was read (warm.js), and the engine draws at once, beside the service worker's
+// registration (reopened offline, the page scores sooner). Else both wait until the page is
+// idle, the page's own requests first.
 async function start() {
-  if (phone.warmBefore && phone.publicId) {
-    offlineManifest().then((files) => possible(files) && startRuntime(files)).catch(warn);
-  }
   if (phone.publicId) await takeKept().catch(warn); // no IndexedDB (a private window): online only
   update();
   if (window.indexedDB) takeTold().catch(warn);

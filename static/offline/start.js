@@ -28,9 +28,9 @@ const canStartHere = () => Boolean(phone.warmBefore && window.indexedDB
 const started = { engine: null };
 function startEngine() {
   started.engine ||= (async () => {
-    const manifest = await (await fetch("/offline/manifest.json", { credentials: "same-origin" })).json();
-    if (!engine.possible(manifest)) throw new Error("no engine on this phone");
-    await engine.start(manifest);
+    const files = await engine.manifest();
+    if (!engine.possible(files)) throw new Error("no engine on this phone");
+    await engine.start(files);
     document.documentElement.dataset.offline = "ready";
   })().catch((error) => {
     started.engine = null; // tried again at Start
