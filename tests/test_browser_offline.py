@@ -509,6 +509,17 @@ def test_from_the_first_paint_the_screen_says_where_the_phone_stands_offline(pho
     expect(line).to_be_visible()
 
 
+def test_a_phone_that_cannot_run_the_engine_is_told_so_from_the_start(phone, match):
+    """A browser without WebAssembly never scores offline: the line says so, never that it is
+    getting ready for ever."""
+    page = phone
+    page.add_init_script("delete window.WebAssembly;")
+    page.goto(f"/m/{match.public_id}/")
+    line = page.locator("[data-offline-ready]")
+    expect(line).to_have_text("This phone cannot keep scoring without a network.", timeout=30_000)
+    expect(page.locator("html[data-offline=ready]")).to_have_count(0)
+
+
 def test_offline_the_live_check_waits_and_asks_again_at_once_when_the_network_is_back(phone, match):
     """With no network the phone does not ask the server for news every 3 s (each failed ask
     is three errors in the browser's console); the network back, it asks at once."""
