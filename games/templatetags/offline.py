@@ -50,10 +50,11 @@ def offline_state(context):
 
 @register.simple_tag
 def waiting_words():
-    """How the phone counts what waits to be sent, and says what was sent, by match
-    (static/offline/outbox.js), as JSON: each count's words for 1 and for more (from 2 up to a
-    million each of the app's languages says them alike), %(...)s left for the phone to fill;
-    the games' names, and what the reader's language writes between two items."""
+    """How the phone counts what waits to be sent and a kept match's rounds, and says what was
+    sent, by match (static/offline/outbox.js, listed.js), as JSON: each count's words for 1 and
+    for more (from 2 up to a million each of the app's languages says them alike), %(...)s left
+    for the phone to fill; the games' names, and what the reader's language writes between two
+    items."""
     forms = {
         "rounds": lambda n: ngettext("%(count)s round", "%(count)s rounds", n),
         "changes": lambda n: ngettext("%(count)s change", "%(count)s changes", n),

@@ -13,7 +13,7 @@ import { SEND_TAG, sendAll } from "./outbox.js";
 async function sendAndTell() {
   const outcome = await sendAll();
   const pages = await self.clients.matchAll({ type: "window" });
-  if (outcome.sent.length) await told.add({ at: Date.now(), closed: !pages.length, sent: outcome.sent });
+  if (outcome.sent.length) await told.add({ closed: !pages.length, sent: outcome.sent });
   for (const page of pages) page.postMessage({ sent: outcome });
 }
 
