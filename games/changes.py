@@ -1,4 +1,5 @@
-"""What a change to a round changed, in the table's words: "Bo, hand: 15 → 16".
+"""What a change to a round changed, in the table's words: "Bo, hand: 15 → 16"; and what was
+typed for a round: "Bo, hand: 16".
 
 The lines are engine Phrases, so the templates translate them and isolate each name and value.
 """
@@ -37,6 +38,37 @@ def changes(game, players, before, after):
                     field=label,
                     before=shown(old, players, kind),
                     after=shown(new, players, kind),
+                )
+            )
+    return lines
+
+
+def typed(game, players, entry):
+    """Phrases saying what was typed for a round, field by field, as the entry form shows it
+    (a field the round does not hold is left out)."""
+    lines = []
+    for field, kind in game.entry_fields.items():
+        if field not in entry:
+            continue
+        value = entry[field]
+        label = Term(game.label(field))
+        if kind in ("per_seat", "per_team"):
+            names = players if kind == "per_seat" else team_names(players)
+            lines += [
+                Phrase(
+                    gettext_noop("%(name)s, %(field)s: %(value)s"),
+                    name=name,
+                    field=label,
+                    value=shown(item(value, k), players),
+                )
+                for k, name in enumerate(names)
+            ]
+        else:
+            lines.append(
+                Phrase(
+                    gettext_noop("%(field)s: %(value)s"),
+                    field=label,
+                    value=shown(value, players, kind),
                 )
             )
     return lines

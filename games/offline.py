@@ -59,19 +59,10 @@ from django.views.decorators.http import require_GET
 from games import rules
 from games.links import get_match
 from games.models import Match
+from games.runtime import PYODIDE_VERSION, ROOT, runtime_ready
 
-PYODIDE_VERSION = "0.29.5"  # scripts/fetch-pyodide pins the same version and its checksum
-ROOT = Path(__file__).resolve().parent.parent
-RUNTIME = ROOT / "static" / "offline" / "pyodide" / PYODIDE_VERSION
 IMMUTABLE = "public, max-age=31536000, immutable"
 LANGUAGES = ("en", "es", "fa", "mn", "zh_Hans")  # Django's own number formats for these
-
-
-def runtime_ready():
-    """True when `make` has fetched and verified the Pyodide runtime and compiled its standard
-    library."""
-    files = (".verified", "pyodide.asm.wasm", "python_stdlib_compiled.zip")
-    return all((RUNTIME / name).is_file() for name in files)
 
 
 def app_files():
@@ -83,6 +74,7 @@ def app_files():
         "games/forms.py",
         "games/chart.py",
         "games/cards.py",
+        "games/changes.py",
         "games/ledger.py",
         "games/rules/*.py",
         "games/templatetags/*.py",

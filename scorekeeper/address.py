@@ -27,9 +27,19 @@ def lan_addresses():
     return sorted(a for a in found if "." in a and not a.startswith("127."))
 
 
+# What the organiser of `make run` should know: the phones' browsers keep no page over plain
+# HTTP (the players' screens say only what it means for them).
+PLAIN_HTTP = """\
+Over this plain HTTP address a phone that loses the network keeps scoring only while the
+match's page stays open: a reload needs the network. For phones to reopen a match with no
+network, serve it over HTTPS instead: make https
+"""
+
+
 def main(port):
     addresses = lan_addresses()
     show([f"http://{address}:{port}/" for address in addresses] or [f"http://127.0.0.1:{port}/"])
+    print(PLAIN_HTTP)
 
 
 def show(urls):

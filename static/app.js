@@ -7,15 +7,36 @@
   var POLL_MS = 3000;
 
   // Live updates: ask "anything new?" every few seconds, only while the page is visible,
-  // and at once when a sleeping phone wakes up.
+  // and at once when a sleeping phone wakes up. With no network (the browser says so) nothing
+  // is asked; a check the network failed is asked again later each time (6 s, 12 s, ... up to
+  // a minute) until one is answered; the network back, at once.
+  var MAX_WAIT_MS = 60000;
+  var failed = {count: 0, at: 0};
+  function due() {
+    var wait = Math.min(POLL_MS * Math.pow(2, failed.count), MAX_WAIT_MS);
+    return failed.count === 0 || Date.now() - failed.at >= wait;
+  }
   function poll() {
-    if (document.visibilityState !== "visible" || !window.htmx) return;
+    if (document.visibilityState !== "visible" || !window.htmx || !navigator.onLine || !due()) return;
     document.querySelectorAll("[data-live]").forEach(function (el) {
       if (!el.classList.contains("htmx-request")) htmx.trigger(el, "poll");
     });
   }
   setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", poll);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.elt.matches("[data-live]")) return;
+    if (event.detail.xhr && event.detail.xhr.status) {
+      failed.count = 0;
+    } else {
+      failed.count += 1;
+      failed.at = Date.now();
+    }
+  });
+  window.addEventListener("online", function () {
+    failed.count = 0;
+    poll();
+  });
 
   // A save that never reached the server (offline) or failed there keeps the form as typed.
   function notSaved(event) {
@@ -104,13 +125,11 @@
   document.addEventListener("DOMContentLoaded", setUpWakeLock);
 
   // Reopening a match with no network needs a service worker, which browsers allow only in a
-  // secure context (HTTPS, or localhost): the share page says so on a plain LAN address, and
-  // the line below a match that says the phone can score offline says for how long.
+  // secure context (HTTPS, or localhost): the share page says so on a plain LAN address (the
+  // line below a match says it there, static/offline/screen.js).
   document.addEventListener("DOMContentLoaded", function () {
     var note = document.querySelector("[data-insecure-note]");
     if (note) note.hidden = window.isSecureContext;
-    var ready = document.querySelector("[data-offline-ready]");
-    if (ready && !(window.isSecureContext && "serviceWorker" in navigator)) ready.textContent = ready.dataset.pageOnly;
   });
   document.addEventListener("htmx:afterSettle", setUpWakeLock);
 

@@ -82,3 +82,11 @@ def screenshot(page, name):
     """Keep a screenshot of the page for people to look at (test-artifacts/, ignored by git)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def shots(page, name):
+    """Screenshots of the page in the light scheme and the dark one."""
+    screenshot(page, name)
+    page.emulate_media(color_scheme="dark")
+    screenshot(page, f"{name}-dark")
+    page.emulate_media(color_scheme="light")

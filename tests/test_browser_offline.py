@@ -20,7 +20,7 @@ from games import rules, views
 from games.models import Match, Round
 from games.offline import runtime_ready
 from tests.browser import pick
-from tests.conftest import CHROMIUM_ARGS, PHONE, screenshot
+from tests.conftest import CHROMIUM_ARGS, PHONE, screenshot, shots
 
 # Every offline browser test's marks: without the runtime they are skipped, saying why.
 OFFLINE_MARKS = [
@@ -486,23 +486,64 @@ def test_after_the_last_round_is_deleted_the_engine_in_the_browser_numbers_as_th
     assert f'href="/m/{match.public_id}/rounds/2/"' not in drawn  # restored, not linked
 
 
-def test_the_screen_says_once_the_phone_can_score_with_no_network(phone, match):
-    """Once the phone can score offline (the same moment as data-offline=ready), a quiet line
-    says so, below the match: the entry form stays where it was. Offline, the note says more."""
+def test_from_the_first_paint_the_screen_says_where_the_phone_stands_offline(phone, match):
+    """A quiet line below the match says, from the first paint (drawn by the server), that the
+    phone is getting ready to score with no network, and once it can (the same moment as
+    data-offline=ready) that it can: the entry form stays where it was. Offline, the note says
+    more."""
     page = phone
-    page.goto(f"/m/{match.public_id}/")
+    page.goto(f"/m/{match.public_id}/", wait_until="commit")
     line = page.locator("[data-offline-ready]")
-    expect(line).to_be_hidden()  # the engine starts only once the page has loaded
+    expect(line).to_have_text("Getting ready to score without a network…")
+    expect(line).to_be_visible()
+    shots(page, "offline-getting-ready-line")
     form = page.locator("#entry").bounding_box()
     ready(page)
     expect(line).to_have_text("This phone can keep scoring without a network.")
     expect(line).to_be_visible()
     assert page.locator("#entry").bounding_box() == form
-    screenshot(page, "offline-ready-line")
+    shots(page, "offline-ready-line")
     page.context.set_offline(True)
     expect(line).to_be_hidden()
     page.context.set_offline(False)
     expect(line).to_be_visible()
+
+
+def test_a_phone_that_cannot_run_the_engine_is_told_so_from_the_start(phone, match):
+    """A browser without WebAssembly never scores offline: the line says so, never that it is
+    getting ready for ever."""
+    page = phone
+    page.add_init_script("delete window.WebAssembly;")
+    page.goto(f"/m/{match.public_id}/")
+    line = page.locator("[data-offline-ready]")
+    expect(line).to_have_text("This phone cannot keep scoring without a network.", timeout=30_000)
+    expect(page.locator("html[data-offline=ready]")).to_have_count(0)
+
+
+def test_offline_the_live_check_waits_and_asks_again_at_once_when_the_network_is_back(phone, match):
+    """With no network the phone does not ask the server for news every 3 s (each failed ask
+    is three errors in the browser's console); the network back, it asks at once."""
+    page = phone
+    errors, asked = [], []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on(
+        "request", lambda request: asked.append(request.url) if "/live/" in request.url else None
+    )
+    page.clock.install()  # the page's timers, run 20 s ahead below
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)
+    page.context.set_offline(True)
+    errors.clear()
+    page.clock.run_for(20_000)
+    assert len(errors) <= 2, errors
+    # The clock stopped: no timer asks any more, only the network coming back can.
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    checks = len(asked)
+    with page.expect_response(lambda response: "/live/" in response.url):
+        page.context.set_offline(False)
+    assert len(asked) == checks + 1
 
 
 def test_rounds_saved_while_the_engine_warms_up_are_kept_and_the_form_takes_the_next(phone, match):
@@ -574,9 +615,11 @@ def test_a_round_kept_before_the_engine_started_is_sent_as_typed_when_the_networ
     expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
 
     page.context.set_offline(False)
-    expect(page.get_by_role("heading", name="Round 2")).to_be_visible(timeout=20_000)
-    expect(page.locator("[data-offline-note]")).to_be_hidden()
-    expect(page.locator("[data-offline-conflict]")).to_be_hidden()
+    expect(page.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)
     declarer, hands = HANDS[0]
     assert [r.entry for r in Round.objects.all()] == [{"declarer": declarer, "hands": hands}]
-    assert totals(page) == server_totals(match)
+    # The server's screen, drawn once the round is sent (the note may go a moment before).
+    expect(page.locator(".scoreboard tfoot td")).to_have_text(server_totals(match))
+    expect(page.locator(".scoreboard tbody tr[data-kept-row]")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(page.locator("[data-offline-conflict]")).to_be_hidden()

@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round
+from tests.conftest import shots
 from tests.test_browser_offline import (
     HANDS,
     OFFLINE_MARKS,
@@ -15,8 +16,8 @@ from tests.test_browser_offline import (
     rounds_stored,
     save_round,
     server_totals,
+    wait_until_kept,
 )
-from tests.test_browser_offline_start import shots
 
 pytestmark = OFFLINE_MARKS
 
@@ -64,7 +65,7 @@ def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
     shots(page, "home-waiting")
 
     page.context.set_offline(False)  # only Home is open
-    expect(status).to_contain_text("Sent to the server: 6 rounds", timeout=30_000)
+    expect(status).to_have_text("Sent to the server: 6 rounds of Least Score", timeout=30_000)
     expect(status).not_to_contain_text("waiting")
     expect(status).not_to_contain_text("Offline")  # the server answered
     expect(page.locator("[data-waiting-row]")).to_have_count(0)
@@ -117,6 +118,19 @@ def sync_registration(page):
     return devtools, registration
 
 
+def send_now(devtools, registration):
+    """The browser fires the sync when it sees the network back; if not yet, as DevTools does."""
+    devtools.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": registration["scopeURL"].rstrip("/"),
+            "registrationId": registration["registrationId"],
+            "tag": "send-waiting",
+            "lastChance": False,
+        },
+    )
+
+
 def test_with_no_page_of_the_app_open_the_service_worker_sends_what_waits(phone, matches):
     """Background Sync (Chromium): rounds kept offline, every page of the app left; once the
     browser is online it wakes the service worker, which sends them, each once."""
@@ -136,17 +150,8 @@ def test_with_no_page_of_the_app_open_the_service_worker_sends_what_waits(phone,
 
     page.goto("about:blank")  # no page of the app open
     page.context.set_offline(False)
-    # The browser fires the sync when it sees the network back; if not yet, as DevTools does.
     if not rounds_stored(2, seconds=10, match=match):
-        devtools.send(
-            "ServiceWorker.dispatchSyncEvent",
-            {
-                "origin": registration["scopeURL"].rstrip("/"),
-                "registrationId": registration["registrationId"],
-                "tag": "send-waiting",
-                "lastChance": False,
-            },
-        )
+        send_now(devtools, registration)
     assert rounds_stored(2, match=match)
     page.wait_for_timeout(2000)  # and nothing more
     stored = [r.entry for r in Round.objects.filter(match=match).order_by("number")]
@@ -156,6 +161,69 @@ def test_with_no_page_of_the_app_open_the_service_worker_sends_what_waits(phone,
     assert len(sent) == 2
     assert all(request.service_worker for request in sent)  # sent by the service worker
 
+    page.goto("/")  # the next page of the app opened says what went, once
+    status = page.locator("[data-waiting-status]")
+    expect(status).to_have_text("Sent while the app was closed: 2 rounds of Least Score")
+    shots(page, "home-sent-while-closed")
+    page.reload()
+    expect(page.locator("a.match-link").first).to_be_visible()
+    expect(status).to_be_hidden()
     page.goto(f"/m/{match.public_id}/")  # nothing waits: the server's match, as sent
     expect(page.locator(".scoreboard tbody tr")).to_have_count(2)
     expect(page.locator("[data-offline-note]")).to_be_hidden()
+    expect(page.locator("[data-sent-note]")).to_be_hidden()
+
+
+def test_a_match_page_opened_after_the_service_worker_sent_says_what_went(phone, matches):
+    """The next page opened is a match's: it says what the service worker sent, once."""
+    first, second, _third = matches
+    page = phone
+    for match in (first, second):
+        page.goto(f"/m/{match.public_id}/")
+        ready(page)
+    devtools, registration = sync_registration(page)
+    page.context.set_offline(True)
+    score_offline(page, first, HANDS[:1])
+    page.goto("about:blank")
+    page.context.set_offline(False)
+    if not rounds_stored(1, seconds=10, match=first):
+        send_now(devtools, registration)
+    assert rounds_stored(1, match=first)
+    page.goto(f"/m/{second.public_id}/")
+    said = page.locator("[data-sent-note]")
+    expect(said).to_have_text("Sent while the app was closed: 1 round of Least Score")
+    shots(page, "match-sent-while-closed")
+    page.reload()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(said).to_be_hidden()
+
+
+def test_history_offline_counts_the_rounds_the_server_holds_and_those_waiting(phone, matches):
+    """History's copy was kept when the match was new (0 rounds); the phone has seen the
+    server's 2 rounds since, and scores 3 offline: offline, History says 5 rounds, 3 of them
+    waiting; back online it sends them and says what went, the count still true."""
+    match = matches[0]
+    page = phone
+    page.goto(f"/m/{match.public_id}/")
+    ready(page)  # the service worker has kept History, with the match at 0 rounds
+    for k, (declarer, hands) in enumerate(HANDS[:2]):
+        match.add_round({"declarer": declarer, "hands": hands}, f"another-phone-{k}")
+    expect(page.locator(".scoreboard tbody tr")).to_have_count(2, timeout=8_000)  # live
+    wait_until_kept(page, 2)
+    page.context.set_offline(True)
+    for number, (declarer, hands) in enumerate([HANDS[2], HANDS[0], HANDS[1]], 3):
+        fill_round(page, declarer, hands)
+        save_round(page, number)
+    page.goto("/matches/")
+    row = page.locator(f"a.match-link[href='/m/{match.public_id}/']")
+    expect(row).to_contain_text("5 rounds, in play")
+    expect(row).to_contain_text("3 rounds waiting to be sent")
+    expect(row).not_to_contain_text("0 rounds")
+    shots(page, "history-offline-counts")
+
+    page.context.set_offline(False)
+    status = page.locator("[data-waiting-status]")
+    expect(status).to_have_text("Sent to the server: 3 rounds of Least Score", timeout=30_000)
+    expect(row).to_contain_text("5 rounds, in play")
+    expect(row.locator("[data-waiting-row]")).to_have_count(0)
+    assert Round.objects.filter(match=match).count() == 5

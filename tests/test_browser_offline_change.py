@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round, RoundEvent
-from tests.conftest import PHONE
+from tests.conftest import PHONE, shots
 from tests.test_browser_offline import (
     HANDS,
     OFFLINE_MARKS,
@@ -18,7 +18,6 @@ from tests.test_browser_offline import (
     server_totals,
     totals,
 )
-from tests.test_browser_offline_start import shots
 
 pytestmark = OFFLINE_MARKS
 
@@ -141,9 +140,17 @@ def test_a_change_to_a_round_another_phone_changed_or_deleted_is_asked_in_words(
     expect(panel).to_contain_text("While you were offline, another phone deleted round 2.")
     sides = panel.locator(".side")
     expect(sides.nth(0)).to_contain_text("Round 1 on the server:")
-    expect(sides.nth(0)).to_contain_text("Chen declared")  # what the other phone put there
     expect(sides.nth(1)).to_contain_text("Your change to round 1:")
-    expect(sides.nth(1)).to_contain_text("Bo declared")  # what this phone's change was
+    # Each side says what was typed (who declared, each hand), then what it scores.
+    theirs, yours = sides.nth(0).locator("li"), sides.nth(1).locator("li")
+    expect(theirs.locator("xpath=self::li[@class='typed']")).to_have_text(
+        ["who declared: Chen", "Ann, hand: 20", "Bo, hand: 20", "Chen, hand: 3"]
+    )
+    expect(yours.locator("xpath=self::li[@class='typed']")).to_have_text(
+        ["who declared: Bo", "Ann, hand: 9", "Bo, hand: 2", "Chen, hand: 4"]
+    )
+    expect(theirs.nth(4)).to_contain_text("Chen declared")  # then what it scores
+    expect(yours.nth(4)).to_contain_text("Bo declared")
     shots(a, "offline-change-conflict")
     panel.get_by_role("button", name="Put yours in its place").click()
     expect(panel).to_contain_text("Your change to round 2:")
@@ -163,7 +170,7 @@ def test_a_match_closed_offline_is_closed_on_the_server(phone, match):
     page = phone
     open_offline(page, match)
     needs = page.locator("[data-needs-network]")
-    expect(needs).to_have_text("Share, history and export need the network.")
+    expect(needs).to_have_text("Share, history, names and options and export need the network.")
     expect(page.get_by_role("link", name="Share")).to_be_hidden()
     page.get_by_text("Close the match now", exact=True).click()
     page.get_by_role("button", name="Yes, close the match").click()
@@ -251,3 +258,47 @@ def test_a_restore_the_match_no_longer_takes_is_refused_in_the_servers_words(pho
     assert Round.objects.get(number=1).deleted is not None
     assert not RoundEvent.objects.filter(action=RoundEvent.RESTORED).exists()
     assert totals(page) == server_totals(match)
+
+
+LIVE_DELAY = 8_000  # ms: the live check asks every 3 s, and one may be under way
+
+
+def test_a_phone_whose_change_another_phones_offline_change_replaced_is_told(
+    browser, live_server, match
+):
+    """Phone A changes round 2 offline while phone B changes it online; back online A puts its
+    change in place: B is told on its next live update, in words, with a link to the round's
+    history. Neither phone is told of its own change."""
+    a = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    b = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    open_offline(a, match)
+    change_round(a, 2, 2, [1, 1, 3])
+    b.goto(f"/m/{match.public_id}/")
+    change_round(b, 2, 0, [5, 6, 7])  # on its own page, online
+    expect(b.get_by_role("heading", name="Round 4")).to_be_visible()
+    b_totals = totals(b)
+    told = b.locator("[data-changed-note]")
+
+    a.context.set_offline(False)
+    panel = a.locator("[data-offline-conflict]")
+    expect(panel).to_contain_text(
+        "While you were offline, another phone changed round 2.", timeout=20_000
+    )
+    expect(told).to_be_hidden()  # B's own change is never told to B
+    panel.get_by_role("button", name="Put yours in its place").click()
+    expect(panel).to_be_hidden()
+    expect(a.locator("[data-offline-note]")).to_be_hidden(timeout=20_000)  # sent
+    assert entries()[1] == {"declarer": 2, "hands": [1, 1, 3]}
+
+    expect(told).to_have_text(
+        "Round 2 was changed on another phone. See what changed", timeout=LIVE_DELAY
+    )
+    expect(b.locator(".scoreboard tfoot td")).not_to_have_text(b_totals)
+    shots(b, "offline-replaced-phone-told")
+    expect(a.locator("[data-changed-note]")).to_be_hidden()  # A's own change, not told to A
+    told.get_by_role("link", name="See what changed").click()
+    expect(b.get_by_role("heading", name="Change round 2")).to_be_visible()
+    expect(b.locator("#history")).to_contain_text("changed")
+    assert b.url.endswith(f"/m/{match.public_id}/rounds/2/#history")
+    a.context.close()
+    b.context.close()

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games import rules
 from games.models import Match
-from tests.conftest import screenshot
+from tests.conftest import shots
 from tests.table import type_players
 from tests.test_browser_offline import (
     HANDS,
@@ -22,14 +22,6 @@ from tests.test_browser_offline import (
 )
 
 pytestmark = OFFLINE_MARKS
-
-
-def shots(page, name):
-    """Screenshots of the page in the light scheme and the dark one."""
-    screenshot(page, name)
-    page.emulate_media(color_scheme="dark")
-    screenshot(page, f"{name}-dark")
-    page.emulate_media(color_scheme="light")
 
 
 def used_once(page):
@@ -69,10 +61,11 @@ def test_a_match_started_offline_reaches_the_server_once_with_its_rounds(phone):
     expect(note).to_contain_text("3 rounds waiting to be sent")
     needs = page.locator("[data-needs-network]")
     expect(needs).to_have_text(  # closing it works here: on the phone
-        "Share, history and export need the network: this match reaches "
-        "the server when the phone is back online."
+        "Share, history, names and options and export need the network: this match "
+        "reaches the server when the phone is back online."
     )
     expect(page.get_by_role("link", name="Share")).to_be_hidden()
+    expect(page.get_by_role("link", name="Names and options")).to_be_hidden()
     expect(page.get_by_text("Close the match now", exact=True)).to_be_visible()
     shots(page, "offline-start-three-rounds")
     assert Match.objects.count() == 1
@@ -92,6 +85,38 @@ def test_a_match_started_offline_reaches_the_server_once_with_its_rounds(phone):
     expect(page.locator(".scoreboard tbody tr")).to_have_count(3)
     assert page.locator(".scoreboard tfoot td").all_inner_texts() == shown
     assert Match.objects.count() == 2
+
+
+# On a match page only, the offline manifest is never answered: its engine never starts.
+NO_ENGINE_ON_MATCH_PAGES = """if (location.pathname.startsWith("/m/")) {
+  const fetched = window.fetch;
+  window.fetch = (input, init) => String(input).endsWith("/offline/manifest.json")
+    ? new Promise(() => {}) : fetched(input, init);
+}"""
+
+
+def test_offline_start_shows_round_1_drawn_by_the_engine_warm_on_the_new_match_page(phone):
+    """With no network the new-match page warms the engine while the form is filled in, and it
+    draws the new match: the match page shows that drawing at once, before (here: without) its
+    own engine; a round saved meanwhile is kept and the form takes the next."""
+    page = phone
+    used_once(page)
+    page.add_init_script(NO_ENGINE_ON_MATCH_PAGES)
+    page.context.set_offline(True)
+    page.goto("/new/least_score/")
+    ready(page)  # the engine, warm before Start
+    type_players(page, ["Ann", "Bo", "Chen"])
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    assert re.fullmatch(r".*/m/[A-Za-z0-9_-]{24}/", page.url)
+    expect(page.locator("html[data-offline=ready]")).to_have_count(0)  # its own engine: not yet
+    expect(page.locator("[data-offline-ready]")).to_be_hidden()  # offline: the note says it
+    fill_round(page, *HANDS[0])
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    expect(page.locator("#entry [data-working]")).to_be_visible()
+    expect(page.locator("[data-offline-note]")).to_contain_text("1 round waiting to be sent")
+    shots(page, "offline-start-drawn-at-once")
 
 
 def test_a_form_the_rules_refuse_offline_is_drawn_again_with_why(phone):
@@ -202,8 +227,12 @@ def test_home_and_history_list_a_match_started_offline(phone):
     kept = page.locator(f".kept-matches a[href='/m/{public_id}/']")
     expect(kept).to_contain_text("Started on this phone")
     page.context.set_offline(False)
-    expect(kept).to_contain_text("Kept on this phone", timeout=30_000)
+    expect(kept).to_contain_text("On the server · 0 rounds, in play", timeout=30_000)
     expect(kept).not_to_contain_text("Started on this phone")
-    expect(page.locator("[data-waiting-status]")).not_to_contain_text("Offline")  # answered
+    status = page.locator("[data-waiting-status]")
+    expect(status).to_have_text(
+        "Sent to the server: the match of Least Score started on this phone"
+    )
+    expect(status).not_to_contain_text("Offline")  # answered
     assert Match.objects.get(public_id=public_id).players == ["Ann", "Bo"]
     shots(page, "offline-home-started-sent")

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round
+from tests.conftest import shots
 from tests.test_browser_offline import (
     HANDS,
     OFFLINE_MARKS,
@@ -16,7 +17,6 @@ from tests.test_browser_offline import (
     totals,
 )
 from tests.test_browser_offline_change import change_round, delete_round
-from tests.test_browser_offline_start import shots
 
 pytestmark = OFFLINE_MARKS
 LIVE_DELAY = 8_000  # ms: the live check asks every 3 s, and one may be under way
@@ -80,10 +80,10 @@ def test_a_phone_whose_round_another_phone_changed_is_told_on_its_next_live_upda
 
     match.change_round(2, {"declarer": 1, "hands": [30, 1, 20]})  # another phone, say
     expect(told).to_have_text(
-        "Round 2 was changed on another phone.See History", timeout=LIVE_DELAY
+        "Round 2 was changed on another phone. See what changed", timeout=LIVE_DELAY
     )
-    expect(told.get_by_role("link", name="See History")).to_have_attribute(
-        "href", f"/m/{match.public_id}/history/"
+    expect(told.get_by_role("link", name="See what changed")).to_have_attribute(
+        "href", f"/m/{match.public_id}/rounds/2/#history"
     )
     shots(page, "round-changed-elsewhere")
     page.reload()  # told once

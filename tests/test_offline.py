@@ -191,6 +191,55 @@ def test_a_save_on_the_phone_checks_and_answers_as_the_server_does(client, bundl
     assert refused["error"] in answer.content.decode()
 
 
+def items(drawn):
+    """The list items of html, as text (the typed ones marked "typed: ")."""
+    found = re.findall(r'<li( class="typed")?>(.*?)</li>', drawn)
+    return [
+        ("typed: " if typed else "") + html.unescape(re.sub("<[^>]+>", "", text))
+        for typed, text in found
+    ]
+
+
+@pytest.mark.django_db
+def test_each_side_of_a_question_says_what_was_typed_then_what_it_scores(client, bundles):
+    """The server's round (round_lines) and this phone's (its save), as each side of a question
+    shows them: who declared and each hand as typed, then the breakdown (the points)."""
+    match = stored_match(
+        {
+            "game": "least_score",
+            "players": ["Ann", "Bo", "Chen"],
+            "rounds": [{"declarer": 2, "hands": [30, 20, 5]}],
+        }
+    )
+    state = state_of(client, match)
+    typed = [["declarer", "1"], ["hand-0", "30"], ["hand-1", "4"], ["hand-2", "20"]]
+    asked = {"state": state, "csrf": CSRF, "entry_key": KEY, "next_key": "next", "language": "en"}
+    theirs, mine = on_the_phone(
+        bundles,
+        [
+            ("round_lines", {"state": state, "position": 1, "language": "en"}),
+            ("save", {**asked, "form": typed}),
+        ],
+    )
+    assert items(theirs["html"])[:4] == [
+        "typed: who declared: Chen",
+        "typed: Ann, hand: 30",
+        "typed: Bo, hand: 20",
+        "typed: Chen, hand: 5",
+    ]
+    assert items(mine["lines"])[:4] == [
+        "typed: who declared: Bo",
+        "typed: Ann, hand: 30",
+        "typed: Bo, hand: 4",
+        "typed: Chen, hand: 20",
+    ]
+    for drawn in (theirs["html"], mine["lines"]):
+        scored = items(drawn)[4:]
+        assert scored and not any(line.startswith("typed: ") for line in scored)
+    assert "Chen declared" in items(theirs["html"])[4]
+    assert "Bo declared" in items(mine["lines"])[4]
+
+
 @pytest.mark.django_db
 def test_after_the_last_round_is_deleted_the_phone_numbers_the_next_round_as_the_server(
     client, bundles

@@ -1,5 +1,5 @@
 """The match as the server drew it, for a scoring phone's offline engine (static/offline/), and
-the words a page lists kept matches with.
+the words a page says what waits and what was sent with.
 
 Every match body a score link gets (the page, a save's answer) carries the match document at the
 version drawn, or the round a save added to it, so the rounds a phone enters offline follow
@@ -52,30 +52,26 @@ def offline_state(context):
 
 
 @register.simple_tag
-def game_names():
-    """{game slug: its name in the reader's language}, as JSON (static/offline/listed.js names
-    the matches a phone keeps with it)."""
-    return json.dumps({slug: gettext(game.name) for slug, game in rules.GAMES.items()})
-
-
-@register.simple_tag
-def list_separator():
-    """What the reader's language writes between two names."""
-    return separator()
-
-
-@register.simple_tag
 def waiting_words():
-    """How the phone counts what waits to be sent (static/offline/outbox.js), as JSON: each
-    count's words for 1 and for more (from 2 up to a million each of the app's languages says
-    them alike), %(count)s left for the phone to fill."""
+    """How the phone counts what waits to be sent and a kept match's rounds, and says what was
+    sent, by match (static/offline/outbox.js, listed.js), as JSON: each count's words for 1 and
+    for more (from 2 up to a million each of the app's languages says them alike), %(...)s left
+    for the phone to fill; the games' names, and what the reader's language writes between two
+    items."""
     forms = {
         "rounds": lambda n: ngettext("%(count)s round", "%(count)s rounds", n),
         "changes": lambda n: ngettext("%(count)s change", "%(count)s changes", n),
         "matches": lambda n: ngettext("%(count)s match", "%(count)s matches", n),
+        "inPlay": lambda n: ngettext("%(rounds)s round, in play", "%(rounds)s rounds, in play", n),
     }
     words = {name: [form(1), form(2)] for name, form in forms.items()}
     words["and"] = gettext("%(first)s and %(second)s")
+    words["of"] = gettext("%(what)s of %(game)s")
+    words["started"] = gettext("the match of %(game)s started on this phone")
+    words["startedWith"] = gettext("%(match)s, with %(what)s")
+    words["over"] = gettext("The match is over")
+    words["games"] = {slug: gettext(game.name) for slug, game in rules.GAMES.items()}
+    words["separator"] = separator()
     return json.dumps(words, ensure_ascii=False)
 
 
@@ -91,6 +87,15 @@ def modules_of(name="offline.js"):
     for imported in IMPORTED.findall((MODULES / name).read_text()):
         found += [module for module in modules_of(imported) if module not in found]
     return found
+
+
+@register.simple_tag
+def offline_runtime():
+    """Whether this server ships the offline runtime (`make` fetched it): phones can score with
+    no network."""
+    from games.runtime import runtime_ready
+
+    return runtime_ready()
 
 
 @register.simple_tag

@@ -6,6 +6,13 @@ const engine = { worker: null, started: null };
 // Whether this browser can run the engine, and the server ships its runtime.
 export const possible = (manifest) => Boolean(manifest.runtime && window.Worker && window.WebAssembly);
 
+// The offline manifest (the runtime's and the bundles' addresses), asked for once a page.
+const asked = { manifest: null };
+export function manifest() {
+  asked.manifest ||= fetch("/offline/manifest.json", { credentials: "same-origin" }).then((response) => response.json());
+  return asked.manifest;
+}
+
 // The runtime's files worker.js loads (pyodide.js, and what it fetches with the compiled
 // standard library worker.js names).
 const RUNTIME_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json",
@@ -18,10 +25,10 @@ function keepDownloading(manifest) {
   navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ keep: files }));
 }
 
-// Starts the worker once; resolves when the runtime and the bundles are loaded.
-export function start(manifest) {
-  if (!engine.started) {
-    keepDownloading(manifest);
+// The worker, made once: by start, or before it by a page that will start it (warm.js), so
+// that its script loads while the manifest is fetched.
+export function prepare() {
+  if (!engine.worker) {
     engine.worker = new Worker(new URL("worker.js", import.meta.url));
     engine.worker.onmessage = (event) => {
       const { id, result, error } = event.data;
@@ -30,6 +37,14 @@ export function start(manifest) {
       if (error) waiting.reject(new Error(error));
       else waiting.resolve(result);
     };
+  }
+}
+
+// Starts the worker once; resolves when the runtime and the bundles are loaded.
+export function start(manifest) {
+  if (!engine.started) {
+    keepDownloading(manifest);
+    prepare();
     engine.started = call("start", { runtime: manifest.runtime, bundles: manifest.bundles });
   }
   return engine.started;

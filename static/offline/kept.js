@@ -1,18 +1,31 @@
 /* What the phone keeps in IndexedDB, so that closing the browser loses nothing: bases (the
-   match as the server had it), pending (rounds entered here and not yet sent) and views (the
-   screen last drawn while rounds wait). */
+   match as the server had it), pending (rounds entered here and not yet sent), views (the
+   screen last drawn while rounds wait) and told (what the service worker sent, until a page
+   says it). */
 let opened = null;
 
 function database() {
   opened = opened || new Promise((resolve, reject) => {
-    const request = indexedDB.open("scorekeeper-offline", 1);
-    request.onupgradeneeded = () => {
+    const request = indexedDB.open("scorekeeper-offline", 2);
+    request.onupgradeneeded = (event) => {
       const db = request.result;
-      db.createObjectStore("bases", { keyPath: "public_id" });
-      db.createObjectStore("views", { keyPath: "public_id" });
-      db.createObjectStore("pending", { keyPath: "seq", autoIncrement: true }).createIndex("match", "match");
+      if (event.oldVersion < 1) {
+        db.createObjectStore("bases", { keyPath: "public_id" });
+        db.createObjectStore("views", { keyPath: "public_id" });
+        db.createObjectStore("pending", { keyPath: "seq", autoIncrement: true }).createIndex("match", "match");
+      }
+      if (event.oldVersion < 2) db.createObjectStore("told", { keyPath: "seq", autoIncrement: true });
     };
-    request.onsuccess = () => resolve(request.result);
+    request.onsuccess = () => {
+      const db = request.result;
+      // A newer version of the app opens it in another page: this one lets it (and opens it
+      // again when it next needs it).
+      db.onversionchange = () => {
+        db.close();
+        opened = null;
+      };
+      resolve(db);
+    };
     request.onerror = () => reject(request.error);
   });
   return opened;
@@ -47,4 +60,14 @@ export const views = {
   get: (publicId) => store("views", "readonly", (s) => s.get(publicId)),
   put: (publicId, html) => store("views", "readwrite", (s) => s.put({ public_id: publicId, html })),
   drop: (publicId) => store("views", "readwrite", (s) => s.delete(publicId)),
+};
+
+export const told = {
+  add: (record) => store("told", "readwrite", (s) => s.add(record)),
+  // What waits to be said, taken (whoever takes it says it, once).
+  take: () => store("told", "readwrite", (s) => {
+    const all = s.getAll();
+    all.onsuccess = () => s.clear();
+    return all;
+  }),
 };

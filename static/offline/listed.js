@@ -1,17 +1,21 @@
 /* Home and History: the matches this phone keeps for scoring with no network (kept.js: each
    score link opened, each match started here) that the page does not list, listed after the
-   others (a page kept from before they were opened or started, or not yet on the server); what
-   waits on this phone to be sent, counted on each match's row and above the list; and the
-   sending of it (outbox.js) as soon as the server answers, again whenever the network comes
-   back. A page the service worker answered from its copy says as of when. */
-import { bases } from "./kept.js";
-import { counted, matches, sendAll, waiting } from "./outbox.js";
+   others (a page kept from before they were opened or started, or not yet on the server); each
+   kept match's rounds as this phone has them (the server's as it last saw them, and those
+   waiting to be sent) where the page drew fewer or older ones; what waits, counted on each
+   match's row and above the list; the sending of it (outbox.js) as soon as the server answers,
+   again whenever the network comes back; and what was sent, by this page or by the service
+   worker (sw_sync.js), once. A page the service worker answered from its copy says as of when. */
+import { bases, told } from "./kept.js";
+import { counted, matches, sendAll, sentLines, waiting } from "./outbox.js";
 import { clock } from "./state.js";
 
 const place = document.querySelector("[data-kept-matches]");
 const model = document.querySelector("template[data-kept-match]");
 const status = document.querySelector("[data-waiting-status]");
 const RETRY_MS = 15000;
+
+const publicIdOf = (row) => (/^\/m\/([^/]+)\/$/.exec(new URL(row.href).pathname) || [])[1];
 
 // A link to a kept match, named as the page names its own: the game, then the players.
 function link(base, words) {
@@ -25,58 +29,79 @@ function link(base, words) {
     isolated.textContent = name;
     players.append(isolated);
   });
-  item.querySelector("small").textContent = said(base);
   return item;
 }
 
-// A match started here is said to be waiting for the server until it is there.
-const said = (base) => (base.create ? place.dataset.unsent : place.dataset.kept);
-
-// The kept matches' rows say it again once something was sent.
-async function relabel() {
-  const kept = new Map((await bases.all()).map((base) => [`/m/${base.public_id}/`, base]));
-  for (const item of place.querySelectorAll("a.match-link")) {
-    const base = kept.get(new URL(item.href).pathname);
-    if (base) item.querySelector("small").textContent = said(base);
-  }
-}
-
-const listedPaths = () => new Set(Array.from(document.querySelectorAll("a.match-link"), (a) => new URL(a.href).pathname));
-
-async function list() {
-  const listed = listedPaths();
-  const missing = (await bases.all()).filter((base) => !listed.has(`/m/${base.public_id}/`));
+async function list(words) {
+  const listed = new Set(Array.from(document.querySelectorAll("a.match-link"), publicIdOf));
+  const missing = (await bases.all()).filter((base) => !listed.has(base.public_id));
   if (!missing.length) return;
-  const words = { games: JSON.parse(place.dataset.games), separator: place.dataset.separator };
   place.append(...missing.map((base) => link(base, words)));
   place.hidden = false;
   for (const none of document.querySelectorAll("[data-no-matches]")) none.hidden = true;
 }
 
-// Each match's row says what of it waits ("3 rounds waiting to be sent"), or that its page must
-// be opened to answer a question; the line above the list counts it all, or says what was sent.
-function show(byMatch, asks, sent) {
-  const said = status.dataset;
-  const words = JSON.parse(said.words);
+// The match as this phone has it (its base and what waits): "3 rounds, in play", or that it is
+// over once closed.
+function rounds(base, records, words) {
+  const count = (kind) => records.filter((record) => record.kind === kind).length;
+  const live = base.document.rounds.length + count(undefined) - count("delete") + count("restore");
+  const close = records.filter((record) => record.kind === "close").pop();
+  if (close ? close.closed : base.document.closed) return words.over;
+  return (live === 1 ? words.inPlay[0] : words.inPlay[1]).replace("%(rounds)s", live);
+}
+
+// Each row of a match this phone keeps says its rounds as this phone has them, where the page
+// drew an older version (a kept copy) or rounds wait; a row listed here says first whether the
+// match is on the server.
+async function relabel(byMatch, words) {
+  const kept = new Map((await bases.all()).map((base) => [base.public_id, base]));
   for (const row of document.querySelectorAll("a.match-link")) {
-    const publicId = (/^\/m\/([^/]+)\/$/.exec(new URL(row.href).pathname) || [])[1];
-    const records = byMatch[publicId] || [];
-    let mark = row.querySelector("[data-waiting-row]");
-    const text = asks.includes(publicId) ? said.asks
-      : records.length ? said.row.replace("%(what)s", counted(records, words)) : "";
-    if (!text) { if (mark) mark.remove(); continue; }
-    if (!mark) {
-      mark = Object.assign(document.createElement("small"), { className: "waiting-row" });
-      mark.dataset.waitingRow = "";
-      row.append(mark);
+    const base = kept.get(publicIdOf(row));
+    if (!base) continue;
+    const records = byMatch[base.public_id] || [];
+    const drawn = row.querySelector("[data-rounds]"); // History's rows: the server's count
+    if (place.contains(row)) {
+      row.querySelector("small").textContent = base.create ? place.dataset.unsent
+        : `${place.dataset.onServer} · ${rounds(base, records, words)}`;
+    } else if (drawn && (base.version > Number(row.dataset.version) || records.length)) {
+      drawn.textContent = rounds(base, records, words);
     }
-    mark.textContent = text;
   }
+}
+
+// Each match's row says what of it waits ("3 rounds waiting to be sent"), or that its page must
+// be opened to answer a question.
+function mark(byMatch, asks, words) {
+  for (const row of document.querySelectorAll("a.match-link")) {
+    const publicId = publicIdOf(row);
+    const records = byMatch[publicId] || [];
+    let said = row.querySelector("[data-waiting-row]");
+    const text = asks.includes(publicId) ? status.dataset.asks
+      : records.length ? status.dataset.row.replace("%(what)s", counted(records, words)) : "";
+    if (!text) { if (said) said.remove(); continue; }
+    if (!said) {
+      said = Object.assign(document.createElement("small"), { className: "waiting-row" });
+      said.dataset.waitingRow = "";
+      row.append(said);
+    }
+    said.textContent = text;
+  }
+}
+
+// What this page sent and what the service worker did (each as sendAll says it; closed: what
+// it sent with no page of the app open), the questions asked, and whether the server answered
+// (a kept copy is then no longer said to be offline).
+const sending = { run: null, sent: [], closed: [], asks: [], answered: false };
+
+// The line above the list: as of when (a kept copy), what was sent, and what waits in all.
+function sayAll(byMatch, words) {
+  const said = status.dataset;
   const all = Object.values(byMatch).flat();
   const lines = [];
   const keptAt = Number(document.documentElement.dataset.keptAt);
   if (keptAt && !sending.answered) lines.push(said.asOf.replace("%(time)s", clock(keptAt)));
-  if (sent.length) lines.push(said.sent.replace("%(what)s", counted(sent, words)));
+  lines.push(...sentLines(sending, said, words));
   if (all.length) {
     const count = Object.values(byMatch).filter((records) => records.length).length;
     lines.push(said.all.replace("%(what)s", counted(all, words)).replace("%(matches)s", matches(count, words)));
@@ -85,38 +110,54 @@ function show(byMatch, asks, sent) {
   status.hidden = !lines.length;
 }
 
-// What this page sent, and whether the server answered it (a kept copy is then no longer
-// said to be offline).
-const sending = { run: null, sent: [], answered: false };
+async function show() {
+  const words = JSON.parse(status.dataset.words);
+  const byMatch = await waiting();
+  await relabel(byMatch, words);
+  mark(byMatch, sending.asks, words);
+  sayAll(byMatch, words);
+}
 
-// What was sent, by this page or by the service worker (sw_sync.js), is said, and what waits
-// counted again.
-async function told({ sent, asks, answered }) {
-  sending.sent.push(...sent);
+// What the service worker sent (sw_sync.js), taken to be said here.
+async function takeTold() {
+  for (const { closed, sent } of await told.take()) (closed ? sending.closed : sending.sent).push(...sent);
+}
+
+// What a sending (this page's or the service worker's) says: its questions and whether the
+// server answered.
+function sendingDone({ asks, answered }) {
+  sending.asks = asks;
   sending.answered ||= answered;
-  show(await waiting(), asks, sending.sent);
-  await relabel();
 }
 
 // Counts what waits, sends it when the browser has a network, and counts again.
 async function refresh() {
-  show(await waiting(), [], sending.sent);
+  await show();
   if (!navigator.onLine || sending.run) return;
   sending.run = sendAll()
-    .then(told)
+    .then(({ sent, ...outcome }) => {
+      sending.sent.push(...sent);
+      sendingDone(outcome);
+      return show();
+    })
     .catch((error) => console.warn("offline:", error)) // the server did not answer: later
     .finally(() => { sending.run = null; });
 }
 
 async function start() {
-  await list();
-  if (!status) return;
+  await list(JSON.parse(status.dataset.words));
+  await takeTold();
   await refresh();
   window.addEventListener("online", refresh);
-  navigator.serviceWorker?.addEventListener("message", (event) => event.data.sent && told(event.data.sent));
+  navigator.serviceWorker?.addEventListener("message", async (event) => {
+    if (!event.data.sent) return;
+    sendingDone(event.data.sent);
+    await takeTold();
+    await show();
+  });
   setInterval(async () => {
     if (Object.keys(await waiting()).length) refresh();
   }, RETRY_MS);
 }
 
-if (place && model && window.indexedDB) start().catch((error) => console.warn("offline:", error));
+if (place && model && status && window.indexedDB) start().catch((error) => console.warn("offline:", error));

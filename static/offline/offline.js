@@ -20,16 +20,15 @@
    engine draws the match there from its base (send.js starts it on the server first). This
    module wires the others to htmx's events and starts them. */
 import { takePageState, takeState } from "./base.js";
-import { possible, start as startRuntime } from "./engine.js";
+import { manifest } from "./engine.js";
 import * as kept from "./kept.js";
 import {
   canKeep, canScore, changeHere, handledHere, openRound, previewHere, saveHere, showMatch, startEngine,
 } from "./scoring.js";
-import { asking, canAsk, notSaved, showBody, update } from "./screen.js";
+import { asking, canAsk, notSaved, showBody, tellSent, update } from "./screen.js";
 import { sendAll } from "./outbox.js";
 import { sync } from "./send.js";
 import { offline, phone, seen, unsent, warn } from "./state.js";
-import { forget } from "./written.js";
 
 document.addEventListener("htmx:beforeRequest", (event) => {
   const elt = event.detail.elt;
@@ -77,8 +76,17 @@ const others = { at: 0, RETRY_MS: 15000 };
 function sendOthers() {
   if (Date.now() - others.at < others.RETRY_MS || !window.indexedDB) return;
   others.at = Date.now();
-  sendAll(phone.publicId).catch(warn);
+  sendAll(phone.publicId).then(({ sent }) => tellSent(sent)).catch(warn);
 }
+
+// What the service worker sent (sw_sync.js), said here once: kept for the next page that
+// opens, or told to the open ones at once.
+async function takeTold() {
+  for (const { closed, sent } of await kept.told.take()) tellSent(sent, closed);
+}
+navigator.serviceWorker?.addEventListener("message", (event) => {
+  if (event.data.sent && window.indexedDB) takeTold().catch(warn);
+});
 
 // While rounds wait to be sent the screen shows them: a live update must not hide them (the
 // sending shows the server's scoreboard once it is done).
@@ -133,14 +141,6 @@ document.addEventListener("submit", (event) => {
   changeHere(form);
 }, true);
 
-// A round this phone changes or deletes (online or not, the Undo too) is no longer the one it
-// wrote: its change is never told as another phone's (written.js).
-document.addEventListener("submit", (event) => {
-  const form = event.target;
-  const round = form.action && /\/rounds\/(\d+)\/(delete\/)?$/.exec(new URL(form.action).pathname);
-  if (round) forget(Number(round[1]));
-}, true);
-
 window.addEventListener("online", () => {
   phone.reachable = true;
   update();
@@ -184,30 +184,25 @@ function whenIdle(work) {
   else window.addEventListener("load", go, { once: true });
 }
 
-// What this phone kept of the match: its base, the rounds waiting and the screen drawn for them.
+// What this phone kept of the match: its base, the rounds waiting and the screen drawn for them
+// (or, for a match started here, drawn when it was started: shown at once, while the engine
+// starts).
 async function takeKept() {
-  phone.base = (await kept.bases.get(phone.publicId)) || null;
-  phone.pending = await kept.pending.of(phone.publicId);
+  const [base, pending, view] = await Promise.all([
+    kept.bases.get(phone.publicId), kept.pending.of(phone.publicId), kept.views.get(phone.publicId),
+  ]);
+  phone.base = base || null;
+  phone.pending = pending;
   takePageState();
-  if (phone.pending.length) {
-    const view = await kept.views.get(phone.publicId);
-    if (view) showBody(view.html);
-  }
-}
-
-// The offline manifest (the runtime's and the bundles' addresses), once a page asks for it.
-const manifest = { asked: null };
-function offlineManifest() {
-  manifest.asked ||= fetch("/offline/manifest.json", { credentials: "same-origin" }).then((response) => response.json());
-  return manifest.asked;
+  if ((phone.pending.length || phone.shell) && view) showBody(view.html);
 }
 
 // The engine, started for the match on the screen (none on a watch link or an empty shell).
 async function startScoring() {
   if (!phone.publicId || (phone.shell && !phone.base)) return; // no match here to score
-  if (phone.pending.length || unsent()) sync();
+  if ((phone.pending.length || unsent()) && navigator.onLine) sync();
   try {
-    await startEngine(await offlineManifest());
+    await startEngine(await manifest());
   } catch (error) {
     warn(error);
   }
@@ -215,16 +210,14 @@ async function startScoring() {
   update();
 }
 
-// A phone whose engine was warm before has its files: its runtime starts loading at once,
-// beside reading what the phone keeps of the match, and the engine then draws at once, beside
-// the service worker's registration (reopened offline, the page scores sooner). Else both wait
-// until the page is idle, the page's own requests first.
+// A phone whose engine was warm before has its files: its runtime started loading while the
+// page was read (warm.js), and the engine draws at once, beside the service worker's
+// registration (reopened offline, the page scores sooner). Else both wait until the page is
+// idle, the page's own requests first.
 async function start() {
-  if (phone.warmBefore && phone.publicId) {
-    offlineManifest().then((files) => possible(files) && startRuntime(files)).catch(warn);
-  }
   if (phone.publicId) await takeKept().catch(warn); // no IndexedDB (a private window): online only
   update();
+  if (window.indexedDB) takeTold().catch(warn);
   const live = document.querySelector("[data-live]");
   if (live && navigator.onLine) htmx.trigger(live, "poll"); // is the server there?
   if (phone.warmBefore) {

@@ -194,7 +194,8 @@ async function sendMatch(publicId) {
 }
 
 // Sends what waits for every match but except (the page's own, which its page sends): {sent:
-// [records sent], asks: [publicIds waiting for their page's question], answered: whether the
+// [what was sent of each match: {game, started (the match itself, started on this phone),
+// records}], asks: [publicIds waiting for their page's question], answered: whether the
 // server answered for any match}. A match another page is sending meanwhile is left to it.
 export async function sendAll(except = null) {
   const sent = [];
@@ -202,8 +203,9 @@ export async function sendAll(except = null) {
   let answered = false;
   for (const [publicId, records] of Object.entries(await waiting())) {
     if (publicId === except) continue;
+    const base = await kept.bases.get(publicId);
     const outcome = await exclusive(publicId, () => sendMatch(publicId), true);
-    if (outcome === "sent") sent.push(...records);
+    if (outcome === "sent") sent.push({ game: base.document.game, started: Boolean(base.create), records });
     if (outcome === "asks") asks.push(publicId);
     answered ||= outcome !== null;
   }
@@ -237,4 +239,32 @@ export function counted(records, words) {
 // "2 matches" in words.
 export function matches(count, words) {
   return (count === 1 ? words.matches[0] : words.matches[1]).replace("%(count)s", count);
+}
+
+// What was sent (sendAll's sent), in words, a game's matches together: "6 rounds of Least
+// Score, the match of Gongzhu started on this phone, with 2 rounds".
+function sentWords(sent, words) {
+  const byGame = new Map();
+  for (const { game, records } of sent.filter((match) => !match.started)) {
+    byGame.set(game, [...(byGame.get(game) || []), ...records]);
+  }
+  const name = (game) => words.games[game] || game;
+  const said = [...byGame].map(([game, records]) => words.of.replace("%(what)s", counted(records, words))
+    .replace("%(game)s", name(game)));
+  for (const { game, records } of sent.filter((match) => match.started)) {
+    const match = words.started.replace("%(game)s", name(game));
+    const what = counted(records, words);
+    said.push(what ? words.startedWith.replace("%(match)s", match).replace("%(what)s", what) : match);
+  }
+  return said.join(words.separator);
+}
+
+// The lines a page says what was sent with ({sent, closed}: sendAll's sent, by a page or by
+// the service worker, and what the service worker sent with no page of the app open), in its
+// words (said: sent and sentClosed, "Sent to the server: %(what)s").
+export function sentLines({ sent, closed }, said, words) {
+  const lines = [];
+  if (closed.length) lines.push(said.sentClosed.replace("%(what)s", sentWords(closed, words)));
+  if (sent.length) lines.push(said.sent.replace("%(what)s", sentWords(sent, words)));
+  return lines;
 }

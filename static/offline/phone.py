@@ -228,7 +228,9 @@ def save(request_text):
     values = context(request)
     values["appended"] = {"number": values["numbers"][-1]}  # its Undo (partials/undo.html)
     html = render("games/partials/match_body.html", values, language)
-    return json.dumps({"entry": entry, "html": html})
+    players = request["state"]["document"]["players"]
+    lines = said(values["game"], players, entry, values["breakdown"], language)
+    return json.dumps({"entry": entry, "html": html, "lines": lines})
 
 
 def preview(request_text):
@@ -298,7 +300,7 @@ def change(request_text):
     if why:
         html = draw_round(request, document, numbers, change["number"], change.get("entry"), why)
         return json.dumps({"error": str(why), "html": html})
-    lines = changed_lines(after, position, language) if "entry" in change else ""
+    lines = lines_of(after, position, language) if "entry" in change else ""
     request["changes"] = [*request.get("changes", []), change]
     html = render("games/partials/match_body.html", context(request), language)
     place = None if position is None else position + 1
@@ -344,24 +346,34 @@ def refused(document, kind, language):
     return None
 
 
-def changed_lines(document, position, language):
-    """What the round at position scores, as the list items of its breakdown."""
+def said(game, players, entry, breakdown, language):
+    """What was typed for a round (its entry), then what it scores (its breakdown), as list
+    items, the typed ones marked: one side of a question (static/offline/screen.js)."""
     from django.utils import translation
 
-    from games import screen
+    from games.changes import typed
     from games.templatetags.scorekeeper import phrase
 
-    game, table = screen.replayed(document)[:2]
     with translation.override(language):
-        return "".join(f"<li>{phrase(line)}</li>" for line in game.breakdown(table, position))
+        items = [f'<li class="typed">{phrase(line)}</li>' for line in typed(game, players, entry)]
+        return "".join([*items, *(f"<li>{phrase(line)}</li>" for line in breakdown)])
+
+
+def lines_of(document, position, language):
+    """What was typed for the round at position and what it scores (said)."""
+    from games import screen
+
+    game, table = screen.replayed(document)[:2]
+    entry, breakdown = document["rounds"][position], game.breakdown(table, position)
+    return said(game, document["players"], entry, breakdown, language)
 
 
 def round_lines(request_text):
-    """What round position (from 1) of the match as the server has it ({"state"}) scores, as
-    the list items of its breakdown: the other phone's side of a question (send.js)."""
+    """What was typed for round position (from 1) of the match as the server has it
+    ({"state"}) and what it scores (said): the other phone's side of a question (send.js)."""
     request = json.loads(request_text)
     document, position = request["state"]["document"], request["position"] - 1
-    return json.dumps({"html": changed_lines(document, position, request["language"])})
+    return json.dumps({"html": lines_of(document, position, request["language"])})
 
 
 def new_match(request_text):

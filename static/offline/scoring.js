@@ -30,7 +30,8 @@ async function keepWaiting(record) {
 // Starts the engine; once warm, the phone can score. Its first drawing warms it up, and
 // redraws a screen kept from before the state this phone last saw (never over a newer screen a
 // live update brought, nor over what the scorer typed), or draws the match into the page with
-// no match in it; then it works out the rounds kept meanwhile.
+// no match in it (unless a drawing it kept is shown there already); then it works out the
+// rounds kept meanwhile.
 export async function startEngine(manifest) {
   if (!engine.possible(manifest)) return;
   await engine.start(manifest);
@@ -38,8 +39,9 @@ export async function startEngine(manifest) {
     if (!phone.base) return;
     const drawn = JSON.parse(await engine.call("body", payload()));
     const typed = document.querySelector("#entry[data-typed]");
+    const empty = document.querySelector("#match-body [data-opening]");
     const older = !phone.pending.length && shownVersion() < phone.base.version;
-    if ((phone.shell || older) && !typed) showBody(drawn.html);
+    if ((empty || older) && !typed) showBody(drawn.html);
   });
   phone.engine = true;
   localStorage.setItem("engine:warm", "1");
@@ -166,9 +168,9 @@ async function workOut(record) {
   refill(typed);
   update();
   if (!answer.error) {
-    // What the round scored, for the scorer to recognise it if another phone interferes.
-    const breakdown = document.querySelector("#match-body .breakdown ul");
-    record.lines = breakdown ? breakdown.innerHTML : "";
+    // What was typed and what it scored, for the scorer to recognise it if another phone
+    // interferes.
+    record.lines = answer.lines;
     kept.pending.put(record).catch(warn);
     kept.views.put(phone.publicId, answer.html).catch(warn);
   }

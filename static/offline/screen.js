@@ -1,8 +1,9 @@
-/* The screen: the note above the match (offline, as of when, rounds waiting), the rounds and
-   changes not sent yet, a round kept while the engine warms up, the readiness mark on <html>
-   and its line below the match, and the question about a waiting round or change. The words are the template's
+/* The screen: the note above the match (offline, as of when, rounds waiting), what was sent of
+   the phone's matches, a round another phone changed, the rounds and changes not sent yet, a
+   round kept while the engine warms up, the readiness mark on <html> and its line below the
+   match, and the question about a waiting round or change. The words are the template's
    (match.html and its partials), in the reader's language. */
-import { counted } from "./outbox.js";
+import { counted, sentLines } from "./outbox.js";
 import { clock, offline, phone, unsent } from "./state.js";
 
 const root = document.documentElement;
@@ -10,6 +11,7 @@ const note = document.querySelector("[data-offline-note]");
 const panel = document.querySelector("[data-offline-conflict]");
 const readyLine = document.querySelector("[data-offline-ready]");
 const changedNote = document.querySelector("[data-changed-note]");
+const sentNote = document.querySelector("[data-sent-note]");
 
 export const canAsk = Boolean(panel);
 export const asking = () => Boolean(panel && !panel.hidden);
@@ -30,8 +32,10 @@ export function update() {
   if (note) {
     const lines = [];
     if (phone.shell && !phone.base) lines.push(offline() ? note.dataset.notKept : note.dataset.noMatch);
-    else if (offline() && scoringHere) lines.push(note.dataset.scoring);
-    else if (offline() || phone.keptAt !== null) { // a kept copy is never shown as current
+    else if (offline() && scoringHere) {
+      lines.push(note.dataset.scoring);
+      if (!phone.keepsPages) lines.push(note.dataset.pageOnly); // a reload would lose the page
+    } else if (offline() || phone.keptAt !== null) { // a kept copy is never shown as current
       lines.push(note.dataset.asOf.replace("%(time)s", clock(phone.keptAt || phone.lastSeen || Date.now())));
     }
     if (phone.pending.length) {
@@ -61,11 +65,23 @@ export function update() {
   if (entry && panel) entry.hidden = !panel.hidden;
   if (entry) markWorking(entry);
   markWaiting();
-  // Ready to score with no network: the engine warm, the match's state and page kept. Online,
-  // while a round can be entered, a line below the match says so (offline, the note does).
+  // Ready to score with no network: the engine warm, the match's state and page kept.
   const ready = Boolean(phone.engine && phone.base && phone.pageKept);
   root.dataset.offline = ready ? "ready" : "";
-  if (readyLine) readyLine.hidden = !ready || offline() || !entry;
+  if (readyLine) showReadiness(ready, entry);
+}
+
+// Online, while a round can be entered, a line below the match says where this phone stands,
+// from the first paint (offline, the note does): getting ready, ready (where the browser keeps
+// no page: while the page stays open), or not possible here.
+function showReadiness(ready, entry) {
+  let state = readyLine.dataset.state;
+  if (phone.engine === false) state = "none";
+  else if (ready) state = phone.keepsPages ? "ready" : "pageOnly";
+  else if (state !== "none") state = "getting";
+  readyLine.dataset.state = state;
+  readyLine.textContent = readyLine.dataset[state];
+  readyLine.hidden = offline() || !entry;
 }
 
 // While the engine warms up, the form says the rounds kept meanwhile are being worked out
@@ -230,16 +246,29 @@ export function shownVersion() {
   return found ? Number(found[1]) : null;
 }
 
-// Rounds this phone wrote that another phone has changed since (base.js): said above the match,
-// with a link to the match's History, until the page is left.
-export function tellChanged(numbers) {
+// Rounds this phone wrote that another phone has changed since (base.js, [{number, position}]):
+// said above the match, each with a link to its history (on its page), until the page is left.
+export function tellChanged(rounds) {
   if (!changedNote) return;
   const words = changedNote.dataset;
-  const lines = numbers.map((number) => span(words.changed.replace("%(number)s", number)));
-  const history = Object.assign(document.createElement("a"), {
-    href: `/m/${phone.publicId}/history/`, textContent: words.history,
+  const lines = rounds.map(({ number, position }) => {
+    const line = span(words.changed.replace("%(number)s", position) + " ");
+    line.append(Object.assign(document.createElement("a"), {
+      href: `/m/${phone.publicId}/rounds/${number}/#history`, textContent: words.history,
+    }));
+    return line;
   });
-  changedNote.replaceChildren(...lines, history);
+  changedNote.replaceChildren(...lines);
   changedNote.hidden = false;
 }
 
+// What was sent of this phone's matches by this page or by the service worker (sendAll's sent;
+// closed: with no page of the app open), said above the match until the page is left.
+const sentHere = { sent: [], closed: [] };
+export function tellSent(sent, closed = false) {
+  if (!sentNote || !sent.length) return;
+  (closed ? sentHere.closed : sentHere.sent).push(...sent);
+  const words = JSON.parse(sentNote.dataset.words);
+  sentNote.replaceChildren(...sentLines(sentHere, sentNote.dataset, words).map(span));
+  sentNote.hidden = false;
+}

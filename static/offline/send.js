@@ -46,6 +46,7 @@ async function send() {
     for (const record of landed) {
       const k = record.kind ? -1 : server.keys.indexOf(record.key);
       if (k >= 0) wrote(server.numbers[k], server.document.rounds[k]); // this phone's round now
+      if (record.kind === "change") wrote(record.number, record.entry); // and this one, changed
       await kept.pending.drop(record);
     }
     await keep(server); // this phone's rounds and changes that landed are now the server's

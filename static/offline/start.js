@@ -10,9 +10,11 @@
    On a phone that has scored with no network before (the engine's files are kept), the form is
    posted from here, online too, with the score link made here: if the network fails it, the
    match is started on the phone instead (the same link makes a resend harmless). Elsewhere the
-   browser posts the form as ever. */
+   browser posts the form as ever. With no network the engine starts while the form is filled
+   in, and draws the new match here: its page shows that drawing at once (offline.js) while its
+   own engine starts. */
 import * as engine from "./engine.js";
-import { bases } from "./kept.js";
+import { bases, views } from "./kept.js";
 import { sendLater } from "./outbox.js";
 import { newKey, phone, warn } from "./state.js";
 
@@ -21,6 +23,31 @@ const notStarted = document.querySelector("[data-not-started]");
 
 const canStartHere = () => Boolean(phone.warmBefore && window.indexedDB
   && navigator.serviceWorker && navigator.serviceWorker.controller);
+
+// The engine, started once; <html data-offline="ready"> once it is warm.
+const started = { engine: null };
+function startEngine() {
+  started.engine ||= (async () => {
+    const files = await engine.manifest();
+    if (!engine.possible(files)) throw new Error("no engine on this phone");
+    await engine.start(files);
+    document.documentElement.dataset.offline = "ready";
+  })().catch((error) => {
+    started.engine = null; // tried again at Start
+    throw error;
+  });
+  return started.engine;
+}
+
+// With no network, or no answer from the server (this page is the service worker's copy), the
+// engine warms up while the form is filled in.
+function warmUp() {
+  const away = !navigator.onLine || "keptAt" in document.documentElement.dataset;
+  if (canStartHere() && away) startEngine().catch(warn);
+}
+if (document.readyState === "complete") warmUp();
+else window.addEventListener("load", warmUp, { once: true });
+window.addEventListener("offline", warmUp);
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
@@ -57,15 +84,14 @@ async function submit(form) {
   return startHere(form, fields);
 }
 
-// The form checked by the engine: the new match kept and its score link opened, else the form
-// drawn again with why.
+// The form checked by the engine: the new match kept, drawn, and its score link opened, else
+// the form drawn again with why.
 async function startHere(form, fields) {
   starting.hidden = false;
-  const manifest = await (await fetch("/offline/manifest.json", { credentials: "same-origin" })).json();
-  if (!engine.possible(manifest)) throw new Error("no engine on this phone");
-  await engine.start(manifest);
+  await startEngine();
   const game = location.pathname.split("/")[2];
-  const asked = { game, form: fields, csrf: form.elements.csrfmiddlewaretoken.value, language: phone.language };
+  const csrf = form.elements.csrfmiddlewaretoken.value;
+  const asked = { game, form: fields, csrf, language: phone.language };
   const answer = JSON.parse(await engine.call("new_match", JSON.stringify(asked)));
   if (answer.html) {
     form.outerHTML = answer.html;
@@ -75,10 +101,13 @@ async function startHere(form, fields) {
     return;
   }
   const publicId = form.elements.public_id.value;
-  await bases.put({
+  const base = {
     public_id: publicId, version: 0, document: { ...answer.match, rounds: [], closed: false },
     numbers: [], last: 0, keys: [], deleted: [], deleted_keys: [], create: { path: location.pathname, fields },
-  });
+  };
+  const drawing = { state: base, csrf, entry_key: newKey(), language: phone.language };
+  const drawn = JSON.parse(await engine.call("body", JSON.stringify(drawing)));
+  await Promise.all([bases.put(base), views.put(publicId, drawn.html)]);
   await sendLater();
   location.assign(`/m/${publicId}/`);
 }

@@ -6,6 +6,9 @@ const scoring = path.match(/^\/m\/([^/]+)\/$/);
 // The match page with no match in it (games/offline.py match_shell), which the service worker
 // keeps: the phone draws the match from what it keeps (a match it started with no network).
 const shell = Boolean(document.querySelector("meta[name=offline-shell]"));
+// The browser keeps pages for reopening with no network (a service worker): only in a secure
+// context (HTTPS, or localhost), never over a plain HTTP address.
+const keepsPages = "serviceWorker" in navigator && window.isSecureContext;
 
 export const phone = {
   path,
@@ -18,11 +21,11 @@ export const phone = {
   warmBefore: localStorage.getItem("engine:warm") === "1",
   base: null, // the match as the server had it when the phone last saw it (offline.json)
   pending: [], // rounds entered on this phone and not yet sent, oldest first
+  keepsPages,
   // The page is kept for reopening with no network: the shell always is; a page the service
   // worker answered is (it keeps each match page it passes on); without a service worker there
   // is nowhere to keep it.
-  pageKept: shell || !("serviceWorker" in navigator && window.isSecureContext)
-    || Boolean(navigator.serviceWorker.controller),
+  pageKept: shell || !keepsPages || Boolean(navigator.serviceWorker.controller),
   // The service worker answered with its copy of the page (sw.js marks it): when the server
   // sent that copy, until the server answers this page.
   keptAt: "keptAt" in root.dataset ? Number(root.dataset.keptAt) : null,
