@@ -85,18 +85,18 @@ def drawn_table(request, link, token, state):
     def draw():
         table = Table.objects.get(**{link: token})
         context = table_context(
-            request, table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
+            table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
         )
         html = render_to_string("games/table.html", {**context, "csrf_token": CSRF_SLOT}, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
-    key = ("table", link, token, state, get_language(), request.get_host(), every_evening)
+    key = ("table", link, token, state, get_language(), every_evening)
     page = memo.drawn(key, draw)
     return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
 
 
 def table_context(
-    request, table, can_score, pay_form=None, take_form=None, entry_key=None, every_evening=False
+    table, can_score, pay_form=None, take_form=None, entry_key=None, every_evening=False
 ):
     """Everything the table's page draws: the ledger's summary of its matches' stored results
     and its live payments, shaped for the page; entry_key: what its payment forms' keys begin
@@ -131,7 +131,8 @@ def table_context(
         "games": rules.GAMES.values(),
         "pay_form": pay_form or PaymentForm(table, initial={"unit": open_unit(units)}),
         "take_form": take_form or TakeForm(),
-        "watch_url": request.build_absolute_uri(reverse("table_watch", args=[table.watch_id])),
+        # its path: static/share.js shows the whole address (the page is drawn for any host)
+        "watch_url": reverse("table_watch", args=[table.watch_id]),
         "entry_key": entry_key or new_entry_key(),
     }
 
@@ -213,7 +214,7 @@ def decimals(unit, amounts):
 
 def render_table(request, table, **shown):
     """The table's page refused a change: drawn for this phone with the question or errors."""
-    context = {**table_context(request, table, True), **shown}
+    context = {**table_context(table, True), **shown}
     return render(request, "games/table.html", context, status=422)
 
 

@@ -5,6 +5,19 @@
     button.hidden = false;
   });
 
+  // A link drawn as its path (a page drawn once for every host: the table's) shows its whole
+  // address, breaking only after a / as the server's link_text draws it.
+  document.querySelectorAll("[data-copied-link]").forEach(function (link) {
+    if (link.textContent.indexOf("://") !== -1) return;
+    var origin = new URL(link.href).origin;
+    var parts = link.href.slice(origin.length).split("/");
+    link.replaceChildren(origin);
+    parts.forEach(function (part, k) {
+      if (k > 0) link.append("/", document.createElement("wbr"));
+      link.append(part);
+    });
+  });
+
   // Said beside the link just copied only (an older "Copied." would be about the other link).
   function said(holder, key) {
     document.querySelectorAll("[data-copy] [role=status]").forEach(function (status) {

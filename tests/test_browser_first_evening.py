@@ -162,7 +162,9 @@ def test_a_new_groups_first_evening(browser, live_server):
         assert name in on_card, name
 
     # The TV: the table's watch link at 1920 x 1080, on one screen, read across a room.
-    watch = page.locator(".copy-link a").get_attribute("href")
+    shared = page.locator(".copy-link a")
+    expect(shared).to_have_text(re.compile(r"^http://[^/]+/tw/[\w-]+/$"))  # the whole address
+    watch = shared.get_attribute("href")
     tv = browser.new_context(base_url=live_server.url, viewport={"width": 1920, "height": 1080})
     board = tv.new_page()
     board.goto(watch)

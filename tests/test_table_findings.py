@@ -296,3 +296,14 @@ def test_f6_a_page_asked_for_at_once_is_drawn_once():
     for thread in threads:
         thread.join()
     assert pages == ["drawn"] * 12 and len(drawings) == 1
+
+
+def test_f7_a_table_page_is_kept_whatever_host_a_stranger_names(client, django_assert_num_queries):
+    """The page names no host (static/share.js shows its watch link's whole address): a
+    stranger naming host after host in his requests is answered from the page kept."""
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    url = reverse("table_watch", args=[table.watch_id])
+    client.get(url, HTTP_HOST="a.example")
+    for host in ("b.example", "c.example", "127.0.0.1"):
+        with django_assert_num_queries(1):  # the state only
+            client.get(url, HTTP_HOST=host)
