@@ -310,6 +310,7 @@ class Match(models.Model):
         before = {"players": self.players, "options": self.options}
         if after["players"] == before["players"] and self.plays_as(after["options"]):
             return None
+        refuse_past_most_changes(self)
         self.players, self.options = after["players"], after["options"]
         stored, _last, _deleted = self.rounds_now()
         self.scored_with([entry for _number, entry in stored])
@@ -376,6 +377,15 @@ def position_of(stored, number):
 
 
 CHANGED_SINCE = gettext_noop("the setup was changed again since: undo the later change first")
+# Fixes of a match's or a table's setup kept (undone ones included), as its rounds are counted.
+MAX_SETUP_CHANGES = 200
+SETUP_FULL = gettext_noop("the names and options have been changed %(most)s times: no more")
+
+
+def refuse_past_most_changes(changed):
+    """Refused when the match or table (under its lock) has had MAX_SETUP_CHANGES fixes."""
+    if changed.setup_changes.count() >= MAX_SETUP_CHANGES:
+        raise Refused(rules.RulesError(SETUP_FULL, most=MAX_SETUP_CHANGES))
 
 
 class SetupChange(models.Model):
@@ -655,6 +665,7 @@ class Table(models.Model):
         before = {"name": self.name, "people": self.people}
         if after == before:
             return None
+        refuse_past_most_changes(self)
         self.refuse_if_seen(before["people"][len(after["people"]) :])
         renamed = {
             rules.same_name_key(old): new

@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import ledger, memo, rules
+from games import ledger, memo, models, rules
 from games.forms import CUSTOM, SetupForm
-from games.models import Match, Result, SetupChange, Table
+from games.models import Match, Refused, Result, SetupChange, Table
 from games.records import store
 from tests.html import visible
 
@@ -162,3 +162,14 @@ def test_the_phones_following_the_match_see_the_new_names_on_their_next_live_che
     )
     news = client.get(live, {"v": match.version})
     assert news.status_code == 200 and "Zed" in visible(news.content.decode())
+
+
+def test_a_match_keeps_at_most_so_many_changes_of_its_setup(monkeypatch):
+    monkeypatch.setattr(models, "MAX_SETUP_CHANGES", 2)
+    match = store(example("sanming-16-card"))
+    match.change_setup(["Zed", "Bo", "Chen"], match.options)
+    match.change_setup(["Ann", "Bo", "Chen"], match.options)
+    with pytest.raises(Refused) as refused:
+        match.change_setup(["Zed", "Bo", "Chen"], match.options)
+    assert str(refused.value.error) == "the names and options have been changed 2 times: no more"
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
