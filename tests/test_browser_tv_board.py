@@ -196,3 +196,37 @@ def test_the_tables_watch_link_on_a_tv_shows_the_board_of_the_match_in_play(brow
     expect(phone.locator("#match-body")).to_have_count(0)
     phone.context.close()
     page.context.close()
+
+
+@pytest.mark.parametrize("people", [4, 24])
+def test_a_tables_board_fits_one_tv_screen_with_every_balance_and_transfer(
+    browser, live_server, people
+):
+    """Between matches a table's watch link on a TV is its board: every person's balance in
+    each unit and every transfer, the name once, transfers at least 24 px, on one 1920 x 1080
+    screen (a long list in two columns, then smaller type) and nothing to scroll."""
+    names = [f"Person {k + 1}" for k in range(people)]
+    table = Table.objects.create(name="Thursday", people=names)
+    for k in range(0, people, 2):  # a payment makes both balances, in money and in beans
+        table.pay(names[k], names[k + 1], 5 + k, "money")
+        table.pay(names[k + 1], names[k], 100 + k, "beans")
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 1920, "height": 1080}
+    )
+    page = context.new_page()
+    page.goto(f"/tw/{table.watch_id}/")
+    page.wait_for_load_state("load")
+    expect(page.locator(".table-balance")).to_have_count(2)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1080
+    expect(page.get_by_text("Thursday", exact=True)).to_have_count(1)
+    rows = page.locator(".table-balance li")
+    expect(rows).to_have_count(2 * (people + people // 2))
+    for row in rows.all():
+        box = row.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 1080
+    sizes = page.locator(".table-balance .transfers li").evaluate_all(
+        "rows => rows.map(row => parseFloat(getComputedStyle(row).fontSize))"
+    )
+    assert min(sizes) >= 24
+    screenshot(page, f"table-tv-{people}")
+    context.close()
