@@ -38,6 +38,7 @@ from scorekeeper.limits import limited
 TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scoring, watching page
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
 EVENINGS_SHOWN = 10  # the latest evenings listed, unless the phone asks for all (?evenings=all)
+PAYMENTS_SHOWN = 20  # the latest payments listed (deleted ones too); every one is in its exports
 
 
 @require_http_methods(["GET", "POST"])
@@ -120,7 +121,8 @@ def table_context(
         "units": units,
         "unsettled": [{**u, "game": rules.GAMES[u["game"]]} for u in summary["unsettled"]],
         "card": cards.table_card(table, units, last_day(played, payments)),
-        "payments": payments,
+        "payments": payments[-PAYMENTS_SHOWN:],
+        "payments_count": len(payments),
         "matches": matches,
         "matches_count": len(played),
         "in_play": [m for m in matches if not m["result"]["finished"]],

@@ -663,3 +663,13 @@ def test_a_table_change_is_undone_and_a_person_who_played_stays(client):
     table.refresh_from_db()
     assert table.people[1] == "Bo" and table.matches.get().players == ["Ann", "Bo", "Eve"]
     assert client.post(undo).status_code == 422  # Eve still played: nothing is done
+
+
+def test_the_page_lists_the_latest_payments_and_the_export_every_one(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo"])
+    for cents in range(25):
+        table.pay("Ann", "Bo", Decimal(1) + Decimal(cents) / 100, "money")
+    shown = visible(page(client, reverse("table", args=[table.public_id])))
+    assert shown.count("Ann paid Bo") == 20 and "Ann paid Bo 1.24" in shown
+    assert "Ann paid Bo 1.04" not in shown and "every payment is in the exports" in shown
+    assert len(exported(client, table)["payments"]) == 25
