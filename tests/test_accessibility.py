@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from games import rules
-from games.models import Match
+from games.models import Match, Table
+from games.records import store
 from tests.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -59,8 +60,26 @@ def screens():
         ("history", reverse("history", args=[match.public_id])),
         ("records", reverse("matches") + "?q=Ann"),
         ("import", reverse("import_match")),
+        ("names and options", reverse("match_setup", args=[match.public_id])),
     ]
-    return paths
+    return paths + table_screens()
+
+
+def table_screens():
+    """(name, path) of a table's screens: made, its page and watch page with balances and a
+    match in play, its new match, its names."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
+    for example in FINISHED[:2]:
+        table.take_match(store(json.loads((EXAMPLES / f"{example}.match.json").read_text())))
+    table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    table.pay("Dee", "Ann", 5, "money")
+    return [
+        ("new table", reverse("new_table")),
+        ("table", reverse("table", args=[table.public_id])),
+        ("table watch", reverse("table_watch", args=[table.watch_id])),
+        ("table new match", reverse("table_new_match", args=[table.public_id, "gongzhu"])),
+        ("names of the table", reverse("table_setup", args=[table.public_id])),
+    ]
 
 
 @pytest.mark.parametrize("language", ["en", "fa"])
