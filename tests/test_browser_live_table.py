@@ -15,7 +15,7 @@ def match():
 
 
 def fill_round(page, declarer, hands):
-    page.locator(f"input[name=declarer][value='{declarer}']").check(force=True)
+    page.locator(f"input[name=declarer][value='{declarer}']").check()
     for seat, hand in enumerate(hands):
         page.locator(f"input[name=hand-{seat}]").fill(str(hand))
 

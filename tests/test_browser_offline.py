@@ -88,7 +88,7 @@ def rounds_stored(count, seconds=30, **where):
 
 
 def fill_round(page, declarer, hands):
-    page.locator(f"input[name=declarer][value='{declarer}']").check(force=True)
+    page.locator(f"input[name=declarer][value='{declarer}']").check()
     for seat, hand in enumerate(hands):
         page.locator(f"input[name=hand-{seat}]").fill(str(hand))
 
