@@ -13,13 +13,11 @@ NOBODY = gettext_noop("nobody")
 def changes(game, players, before, after):
     """Phrases saying how entry after differs from entry before, field by field."""
     lines = []
-    for field, kind in game.entry_fields.items():
+    for field, kind, label, names in entry_fields(game, players):
         old, new = before.get(field), after.get(field)
         if old == new:
             continue
-        label = Term(game.label(field))
-        if kind in ("per_seat", "per_team"):
-            names = players if kind == "per_seat" else team_names(players)
+        if names is not None:
             lines += [
                 Phrase(
                     gettext_noop("%(name)s, %(field)s: %(before)s → %(after)s"),
@@ -47,13 +45,11 @@ def typed(game, players, entry):
     """Phrases saying what was typed for a round, field by field, as the entry form shows it
     (a field the round does not hold is left out)."""
     lines = []
-    for field, kind in game.entry_fields.items():
+    for field, kind, label, names in entry_fields(game, players):
         if field not in entry:
             continue
         value = entry[field]
-        label = Term(game.label(field))
-        if kind in ("per_seat", "per_team"):
-            names = players if kind == "per_seat" else team_names(players)
+        if names is not None:
             lines += [
                 Phrase(
                     gettext_noop("%(name)s, %(field)s: %(value)s"),
@@ -72,6 +68,14 @@ def typed(game, players, entry):
                 )
             )
     return lines
+
+
+def entry_fields(game, players):
+    """(field, kind, its label, the names it holds a value for, or None for one value) of each
+    field of game's entry form, in its order."""
+    for field, kind in game.entry_fields.items():
+        names = {"per_seat": players, "per_team": team_names(players)}.get(kind)
+        yield field, kind, Term(game.label(field)), names
 
 
 def team_names(players):
