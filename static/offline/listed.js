@@ -7,7 +7,7 @@
    again whenever the network comes back; and what was sent, by this page or by the service
    worker (sw_sync.js), once. A page the service worker answered from its copy says as of when. */
 import { bases, told } from "./kept.js";
-import { counted, matches, sendAll, sentLines, waiting } from "./outbox.js";
+import { counted, matches, roundsHere, sendAll, sentLines, waiting } from "./outbox.js";
 import { clock } from "./state.js";
 
 const place = document.querySelector("[data-kept-matches]");
@@ -44,8 +44,7 @@ async function list(words) {
 // The match as this phone has it (its base and what waits): "3 rounds, in play", or that it is
 // over once closed.
 function rounds(base, records, words) {
-  const count = (kind) => records.filter((record) => record.kind === kind).length;
-  const live = base.document.rounds.length + count(undefined) - count("delete") + count("restore");
+  const live = roundsHere(base, records);
   const close = records.filter((record) => record.kind === "close").pop();
   if (close ? close.closed : base.document.closed) return words.over;
   return (live === 1 ? words.inPlay[0] : words.inPlay[1]).replace("%(rounds)s", live);

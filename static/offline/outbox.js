@@ -236,6 +236,13 @@ export function counted(records, words) {
   return words.and.replace("%(first)s", parts[0]).replace("%(second)s", parts[1]);
 }
 
+// The rounds of a kept match as this phone has them (records: what waits for it): the server's
+// as last seen, less those deleted here, and those restored here; with added, the new ones too.
+export function roundsHere(base, records, added = true) {
+  const count = (kind) => records.filter((record) => record.kind === kind).length;
+  return base.numbers.length - count("delete") + count("restore") + (added ? count(undefined) : 0);
+}
+
 // "2 matches" in words.
 export function matches(count, words) {
   return (count === 1 ? words.matches[0] : words.matches[1]).replace("%(count)s", count);

@@ -2,8 +2,8 @@
    with the same form, checks, messages and screen (static/offline/phone.py draws them). */
 import * as engine from "./engine.js";
 import * as kept from "./kept.js";
-import { csrf, sendLater } from "./outbox.js";
-import { asking, canAsk, notSaved, serverRows, showBody, shownVersion, update } from "./screen.js";
+import { csrf, roundsHere, sendLater } from "./outbox.js";
+import { asking, canAsk, notSaved, showBody, shownVersion, update } from "./screen.js";
 import { newKey, phone, serial, warn } from "./state.js";
 
 // What the engine is given: the base, this phone's changes to its rounds (a round changed or
@@ -78,9 +78,7 @@ function fieldsOf(requestConfig, form) {
 const previews = { wanted: null, running: false };
 
 // The rounds on the phone's scoreboard: the server's as changed here, and the new ones.
-function rowsHere() {
-  return serverRows() + phone.pending.filter((record) => !record.kind).length;
-}
+const rowsHere = () => roundsHere(phone.base, phone.pending);
 
 // A round typed on the phone, as it waits to be sent: what was posted, under its entry key,
 // and once the engine has worked it out, its entry and what it scored (lines).

@@ -3,7 +3,7 @@
    round kept while the engine warms up, the readiness mark on <html> and its line below the
    match, and the question about a waiting round or change. The words are the template's
    (match.html and its partials), in the reader's language. */
-import { counted, sentLines } from "./outbox.js";
+import { counted, roundsHere, sentLines } from "./outbox.js";
 import { clock, offline, phone, unsent } from "./state.js";
 
 const root = document.documentElement;
@@ -133,10 +133,7 @@ function markWaiting() {
 
 // The rounds on the phone's scoreboard that the server has: its own, less those deleted here,
 // and those restored here.
-export function serverRows() {
-  const count = (kind) => phone.pending.filter((record) => record.kind === kind).length;
-  return phone.base.numbers.length - count("delete") + count("restore");
-}
+export const serverRows = () => roundsHere(phone.base, phone.pending, false);
 
 export function notSaved(form, shown = true) {
   const line = form.querySelector("[data-not-saved]");
