@@ -31,6 +31,13 @@ def matches():
     ]
 
 
+def keep(page, matches):
+    """Open each match online once, until the phone can score it offline: the phone keeps it."""
+    for match in matches:
+        page.goto(f"/m/{match.public_id}/")
+        ready(page)
+
+
 def score_offline(page, match, hands):
     """Open the match with no network (the phone keeps it) and save hands there."""
     page.goto(f"/m/{match.public_id}/")
@@ -43,9 +50,7 @@ def score_offline(page, match, hands):
 
 def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
     page = phone
-    for match in matches:  # each opened online once: the phone keeps it
-        page.goto(f"/m/{match.public_id}/")
-        ready(page)
+    keep(page, matches)
     posted = []
     page.context.on(
         "requestfinished", lambda r: posted.append(r.url) if r.method == "POST" else None
@@ -86,9 +91,7 @@ def test_three_matches_scored_offline_are_sent_once_from_home(phone, matches):
 def test_a_match_page_sends_what_waits_for_the_phones_other_matches(phone, matches):
     first, second, _third = matches
     page = phone
-    for match in (first, second):
-        page.goto(f"/m/{match.public_id}/")
-        ready(page)
+    keep(page, (first, second))
     page.context.set_offline(True)
     score_offline(page, first, HANDS[:2])
     page.context.set_offline(False)
@@ -178,9 +181,7 @@ def test_a_match_page_opened_after_the_service_worker_sent_says_what_went(phone,
     """The next page opened is a match's: it says what the service worker sent, once."""
     first, second, _third = matches
     page = phone
-    for match in (first, second):
-        page.goto(f"/m/{match.public_id}/")
-        ready(page)
+    keep(page, (first, second))
     devtools, registration = sync_registration(page)
     page.context.set_offline(True)
     score_offline(page, first, HANDS[:1])
