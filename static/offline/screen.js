@@ -265,7 +265,7 @@ const sentHere = { sent: [], closed: [] };
 export function tellSent(sent, closed = false) {
   if (!sentNote || !sent.length) return;
   (closed ? sentHere.closed : sentHere.sent).push(...sent);
-  const words = JSON.parse(sentNote.dataset.words);
+  const words = JSON.parse(note.dataset.words);
   sentNote.replaceChildren(...sentLines(sentHere, sentNote.dataset, words).map(span));
   sentNote.hidden = false;
 }
