@@ -161,10 +161,12 @@ export async function waiting() {
 }
 
 // Sends what waits for the match publicId unless a question is to be asked: "sent" when
-// nothing waits any more, "asks" when its own page must ask the scorer.
+// nothing waits any more, "asks" when its own page must ask the scorer, null when another
+// sender (a page, the service worker) sent it all meanwhile (it says so, not this one).
 async function sendMatch(publicId) {
   let base = await kept.bases.get(publicId);
   if (!base) return "asks";
+  if (!base.create && !(await kept.pending.of(publicId)).length) return null;
   if (base.create) {
     const { path, fields } = base.create;
     const response = await postForm(path, new URLSearchParams(fields), fields);
