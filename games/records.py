@@ -57,7 +57,9 @@ WITH_ROUNDS = Prefetch("rounds", queryset=Round.objects.filter(deleted=None), to
 def replayed(match):
     """(game, table, result) of a match fetched with WITH_ROUNDS (as far as the engine could
     play its rounds)."""
-    game, table, closed, _refused = screen.replayed(match.document([r.entry for r in match.live]))
+    live = match.live
+    document = match.document([r.entry for r in live], [r.number for r in live])
+    game, table, closed, _refused = screen.replayed(document)
     return game, table, rules.outcome(game, table, closed)
 
 
@@ -279,6 +281,9 @@ def store(document, regulars=None, created=None):
             options=document.get("options") or {},
             closed=closed,
             table=regulars,
+            # the rounds are stored under their places: a place is the round's number
+            joined={p: first for p, first in zip(table.players, table.joined) if first > 1},
+            left={p: last for p, last in zip(table.players, table.left) if last is not None},
         )
         if created is not None:  # the field is set on creation to the time now
             Match.objects.filter(pk=match.pk).update(created=created)

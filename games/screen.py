@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.cards import match_card
-from games.rules.base import gettext_noop
+from games.rules.base import Phrase, gettext_noop
 from games.templatetags.scorekeeper import because, phrase, said
 
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
@@ -53,7 +53,11 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
     rows = [
         {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
         for k, (number, scored, running) in enumerate(
-            zip(numbers, result["rounds"], rules.running_totals(result["rounds"]))
+            zip(
+                numbers,
+                result["rounds"],
+                rules.running_totals(result["rounds"], result.get("start")),
+            )
         )
     ]
     latest = len(table.rounds) - 1
@@ -95,10 +99,30 @@ def standings(game, table):
             "place": min(places[s] for s in seats),
             "leads": any(s in leaders for s in seats),
             "to_go": game.to_go(table, seats[0]),
+            "away": away_words(table, seats[0]),
         }
         for seats in game.sides(table)
     ]
     return sorted(lines, key=lambda line: line["place"])
+
+
+def away_words(table, seat):
+    """Why a player is not playing on (players.md): "left after round 5", "plays from round
+    6"; None for everyone else."""
+    if table.gone(seat):
+        return Phrase(gettext_noop("left after round %(number)s"), number=table.left[seat])
+    if table.joined[seat] > len(table.rounds):
+        return Phrase(gettext_noop("plays from round %(number)s"), number=table.joined[seat])
+    return None
+
+
+def join_starts(drawn):
+    """{late_start: the total a player joining before the next round starts at} under each
+    choice of the option, the match's own first (players.md)."""
+    table = drawn["table"]
+    totals = table.joining_totals()
+    kinds = sorted(rules.LATE_STARTS, key=lambda kind: kind != table.options["late_start"])
+    return {kind: rules.late_start_figure(kind, totals) for kind in kinds}
 
 
 def next_round(drawn, read_entry):

@@ -6,7 +6,16 @@ Plain Python, no Django. Every game is a module with a Game subclass, listed in 
 import unicodedata
 
 from . import gongzhu, least_score, sanming, sheet, six_nimmt, smear
-from .base import MAX_ROUNDS, Game, Phrase, RulesError, gettext_noop, whole
+from .base import (
+    LATE_STARTS,
+    MAX_ROUNDS,
+    Game,
+    Phrase,
+    RulesError,
+    gettext_noop,
+    late_start_figure,
+    whole,
+)
 
 GAMES = {
     module.GAME.slug: module.GAME
@@ -15,10 +24,12 @@ GAMES = {
 
 __all__ = [
     "GAMES",
+    "LATE_STARTS",
     "MAX_ROUNDS",
     "Game",
     "RulesError",
     "get_game",
+    "late_start_figure",
     "outcome",
     "replay",
     "running_totals",

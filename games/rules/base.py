@@ -245,6 +245,12 @@ LATE_START_LABELS = {
 }
 
 
+def late_start_figure(kind, totals):
+    """Where a late player starts by late_start kind, from the totals of the players still in
+    (0 when nobody is)."""
+    return LATE_STARTS[kind](totals) if totals else 0
+
+
 def fraction(number):
     """A JSON number as an exact fraction (0.1 is one tenth)."""
     return Fraction(decimal(number))
@@ -326,17 +332,20 @@ class Table:
         """The seats that have not left (those still to sit down included)."""
         return [s for s in range(self.n) if not self.gone(s)]
 
-    def seat_joiners(self, figure):
-        """Give each player who joins at the next round their start: figure of the totals of
-        the players still in (players.md's late_start; 0 when nobody is)."""
+    def joining_totals(self):
+        """The totals of the players still in after the rounds played (who played the last, did
+        not leave after it and are not out), that a player joining now starts from."""
+        number = len(self.rounds) + 1
+        return [self.totals[s] for s in self.seats_playing(number) if self.joined[s] < number]
+
+    def seat_joiners(self):
+        """Give each player who joins at the next round their start (players.md's late_start)."""
         number = len(self.rounds) + 1
         joiners = [s for s in range(self.n) if self.joined[s] == number > 1]
-        if not joiners:
-            return
-        still_in = [self.totals[s] for s in self.seats_playing(number) if s not in joiners]
-        start = figure(still_in) if still_in else 0
-        for s in joiners:
-            self.start[s] = self.totals[s] = start
+        if joiners:
+            start = late_start_figure(self.options["late_start"], self.joining_totals())
+            for s in joiners:
+                self.start[s] = self.totals[s] = start
 
     def fork(self):
         """A copy to play more rounds on, leaving this table as it is: its lists and dicts are
@@ -435,7 +444,7 @@ class Game:
         self.play(table, entry)
         table.entries.append(entry)
         if self.seats_change:
-            table.seat_joiners(LATE_STARTS[table.options["late_start"]])
+            table.seat_joiners()
 
     def play(self, table, entry):
         """Validate one round entry and add its scored round to table (raise RulesError)."""
@@ -497,6 +506,38 @@ class Game:
     def extra(self, table, finished):
         """Game-specific top-level result fields."""
         return {}
+
+    # ---- a seat added or taken away (players.md: a player joins at a seat of their own)
+    def with_seat(self, entry, seat):
+        """entry as it reads once a player sits down at seat: nothing for them in its per-seat
+        lists, and the seats from seat on numbered one further."""
+        return self.reseated(
+            entry,
+            lambda values: [*values[:seat], None, *values[seat:]],
+            lambda number: number + (number >= seat),
+        )
+
+    def without_seat(self, entry, seat):
+        """entry as it reads once the player at seat is taken away (their entries must be
+        None): the inverse of with_seat."""
+        return self.reseated(
+            entry,
+            lambda values: [*values[:seat], *values[seat + 1 :]],
+            lambda number: number - (number > seat),
+        )
+
+    def reseated(self, entry, lists, numbers):
+        """entry with its per-seat lists changed by lists and its seat numbers by numbers."""
+        if not isinstance(entry, dict):
+            return entry
+        moved = dict(entry)
+        for name, kind in self.entry_fields.items():
+            value = entry.get(name)
+            if kind == "per_seat" and isinstance(value, list):
+                moved[name] = lists(value)
+            elif kind == "seat" and is_whole(value):
+                moved[name] = numbers(value)
+        return moved
 
     # ---- entry forms (plain mappings of field name -> list of strings, no Django)
     def entry_from_form(self, form, table):

@@ -132,8 +132,9 @@ class Sheet(Game):
         table.add({"points": points})
 
     def entry_context(self, table, entry=None):
-        """The seat whose points a refused entry is about (its field is marked)."""
-        return {"invalid": self.invalid_seat(table, entry)}
+        """The seat whose points a refused entry is about (its field is marked), and the seats
+        that play the round (the others are not asked)."""
+        return {"invalid": self.invalid_seat(table, entry), "playing": table.seats_playing()}
 
     def is_over(self, table):
         target, hands = table.options["target"], table.options["hands"]

@@ -359,7 +359,7 @@ class SixNimmt(Game):
                     ],
                 }
             )
-        return {"pads": pads}
+        return {"pads": pads, "playing": playing}
 
     def breakdown(self, table, index):
         """Each player's bullheads that hand (and the cards, when entered; nothing for a player
