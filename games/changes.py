@@ -171,16 +171,25 @@ def left_place(setup, name, places):
 def seat_said(change, drawn):
     """A join or a leave said back in one line ("Eve joined: plays from round 6, starting at
     37."), from the change and the board it made; None for another change."""
-    table, before, after = drawn["table"], change.before, change.after
+    before, after = change.before, change.after
     came = [name for name in after["players"] if name not in before["players"]]
     went = [name for name in after.get("left", {}) if name not in before.get("left", {})]
-    if came and came[0] in table.players:
-        seat = table.players.index(came[0])
-        return Phrase(JOINED_SAID, name=came[0], number=table.joined[seat], total=table.start[seat])
-    if went and went[0] in table.players:
-        seat = table.players.index(went[0])
-        return Phrase(LEFT_SAID, name=went[0], number=table.left[seat], total=table.totals[seat])
+    if came:
+        return seat_words(drawn["table"], "join", came[0])
+    if went:
+        return seat_words(drawn["table"], "leave", went[0])
     return None
+
+
+def seat_words(table, kind, name):
+    """A join or a leave (kind) of name in one line, from the table it made; None when name
+    is not at it."""
+    if name not in table.players:
+        return None
+    seat = table.players.index(name)
+    if kind == "join":
+        return Phrase(JOINED_SAID, name=name, number=table.joined[seat], total=table.start[seat])
+    return Phrase(LEFT_SAID, name=name, number=table.left[seat], total=table.totals[seat])
 
 
 JOINED_SAID = gettext_noop("%(name)s joined: plays from round %(number)s, starting at %(total)s.")

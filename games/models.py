@@ -20,7 +20,15 @@ from games import ledger, rules
 from games.forms import MAX_PEOPLE
 from games.memo import board, keep_board
 from games.rules.base import plain
-from games.screen import next_numbers, next_round, replayed, table_before
+from games.screen import (
+    check_join,
+    check_leave,
+    going_on,
+    next_numbers,
+    next_round,
+    replayed,
+    table_before,
+)
 
 MAX_ROUNDS = rules.MAX_ROUNDS
 # Deleted rounds are kept (they can be restored) and count towards MAX_ROUNDS: a match stores
@@ -78,6 +86,8 @@ class Match(models.Model):
     # document says them as places in play order (at_places).
     joined = models.JSONField(default=dict, blank=True)
     left = models.JSONField(default=dict, blank=True)
+    # A table's people who sat this match out (a game of fixed seats, more people than seats).
+    sat_out = models.JSONField(default=list, blank=True)
     # Bumped by every change, so a phone can ask cheaply "anything new?" and a save can be
     # made conditional on the match being as the form saw it.
     version = models.PositiveIntegerField(default=0)
@@ -327,19 +337,21 @@ class Match(models.Model):
                 with Table(pk=self.table_id).changing() as regulars:
                     regulars.admit([name], adding=False)
             with self.changing() as now:
-                return now.seat_change(key, seen, lambda: now.joining(name, seat, late_start))
+                return now.seat_change(
+                    key, seen, lambda drawn: now.joining(drawn, name, seat, late_start)
+                )
 
     def leave(self, name, key="", seen=None):
         """name leaves after the last round played, their total frozen: a change kept like a fix
         of the setup, as join. Raises Conflict, Refused (the match finished, nobody left to play
         with, the player gone already or never seated)."""
         with self.changing() as now:
-            change = now.seat_change(key, seen, lambda: now.leaving(name))
+            change = now.seat_change(key, seen, lambda drawn: now.leaving(drawn, name))
             if now.played is not None:  # made now: a match that goes on needs two to play
-                game, table, closed = now.played
-                if not (closed or game.is_over(table)) and len(table.seats_playing()) < 2:
-                    gone = set(change.after["left"]) - set(change.before["left"])
-                    raise Refused(rules.RulesError(ONE_LEFT, name=gone.pop()))
+                gone = set(change.after["left"]) - set(change.before["left"])
+                refusal = going_on(*now.played, gone.pop())
+                if refusal is not None:
+                    raise Refused(refusal)
             return change
 
     def seat_change(self, key, seen, after):
@@ -349,18 +361,16 @@ class Match(models.Model):
         if done is not None:
             return done
         self.still_at(seen)
-        if board(self)["result"]["finished"]:
-            raise Refused(rules.RulesError(FINISHED))
-        return self.set_up(after(), key)
+        try:
+            return self.set_up(after(board(self)), key)
+        except rules.RulesError as error:
+            raise Refused(error) from None
 
-    def joining(self, name, seat, late_start):
+    def joining(self, drawn, name, seat, late_start):
         """The setup after name sits down at seat for the next round (at once, with the others,
-        before the first round)."""
+        before the first round), the board drawn as the match stands permitting."""
         name = rules.clean_name(name)
-        if not self.rules.seats_change:
-            raise Refused(rules.RulesError(FIXED_SEATS, game=self.rules.name))
-        if not 0 <= seat <= len(self.players):
-            raise Refused(rules.RulesError(NO_SUCH_SEAT))
+        check_join(drawn, seat)
         stored, last, _deleted = self.rounds_now()
         options = dict(self.options)
         if late_start is not None and stored:  # before the first round everyone starts at 0
@@ -369,18 +379,11 @@ class Match(models.Model):
         players = [*self.players[:seat], name, *self.players[seat:]]
         return {"players": players, "options": options, "joined": joined, "left": self.left}
 
-    def leaving(self, name):
-        """The setup after name leaves once the last round played is over."""
-        player = next(
-            (p for p in self.players if rules.same_name_key(p) == rules.same_name_key(name)), None
-        )
-        if player is None:
-            raise Refused(rules.RulesError(NOT_PLAYING, name=rules.clean_name(name)[:40]))
-        if player in self.left:
-            raise Refused(rules.RulesError(GONE_ALREADY, name=player))
+    def leaving(self, drawn, name):
+        """The setup after name leaves once the last round played is over, the board drawn as
+        the match stands permitting."""
+        player = check_leave(drawn, name)
         stored, _last, _deleted = self.rounds_now()
-        if not stored:
-            raise Refused(rules.RulesError(LEAVES_BEFORE_START, name=player))
         return {**self.setup(), "left": {**self.left, player: stored[-1][0]}}
 
     def change_setup(self, players, options, adding=False):
@@ -541,16 +544,6 @@ def moved_with_names(before, players):
     }
 
 
-# A join or a leave refused (games/views.py says them next to the form).
-FINISHED = gettext_noop("the match is finished: nobody joins or leaves it now")
-FIXED_SEATS = gettext_noop("%(game)s has fixed seats: nobody joins or leaves a match")
-NO_SUCH_SEAT = gettext_noop("Tap where they sit.")
-NOT_PLAYING = gettext_noop("%(name)s is not one of the players")
-GONE_ALREADY = gettext_noop("%(name)s has left already")
-LEAVES_BEFORE_START = gettext_noop(
-    "%(name)s can leave once a round is played; before it, take them out in Names and options"
-)
-ONE_LEFT = gettext_noop("if %(name)s leaves, nobody is left to play with: close the match instead")
 HAS_PLAYED = gettext_noop("%(name)s has played round %(number)s: delete their rounds first")
 
 
@@ -738,14 +731,15 @@ class Table(models.Model):
         links, when it started), "date" (its evening's), "result" (its stored Result's fields,
         with its game)}: one query, no round replayed."""
         links = ("pk", "public_id", "watch_id", "created")
-        rows = self.matches.order_by("created", "pk").values_list(*links, "game", "result__kept")
-        rows = list(rows)
+        rows = self.matches.order_by("created", "pk")
+        rows = list(rows.values_list(*links, "game", "result__kept", "sat_out"))
         days = ledger.evenings_of([timezone.localtime(row[3]) for row in rows])
         return [
             {
                 "match": dict(zip(links, row)),
                 "date": day,
                 "result": {"game": row[4], **row[5]},
+                "sat_out": row[6],
             }
             for row, day in zip(rows, days)
         ]
@@ -805,12 +799,18 @@ class Table(models.Model):
         with self.changing() as now:
             now.welcome(names, adding=True)
 
-    def start_match(self, game, players, options, adding=False):
+    def start_match(self, game, players, options, adding=False, sat_out=()):
         """A new match of the table; players who are none of its people are added when adding,
-        else Unknown is raised and nothing is stored."""
+        else Unknown is raised and nothing is stored. sat_out: the people who sit it out (those
+        of them who are the table's people and do not play it are kept, by the table's names)."""
         with self.changing() as now:
             now.welcome(players, adding)
-            return Match.objects.create(game=game, players=players, options=options, table=now)
+            playing = {rules.same_name_key(name) for name in players}
+            out = [now.person(name) for name in sat_out if now.person(name) is not None]
+            out = [name for name in dict.fromkeys(out) if rules.same_name_key(name) not in playing]
+            return Match.objects.create(
+                game=game, players=players, options=options, table=now, sat_out=out
+            )
 
     def take_match(self, match, adding=False):
         """Make a match already played one of the table's (Unknown, Refused as start_match)."""

@@ -14,97 +14,17 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods
 
-from games import memo, rules, screen
+from games import memo, screen
 from games.drawn import new_entry_key
+from games.forms import join_form
 from games.links import get_match
 from games.models import Conflict, Refused, Table, Unknown
-from games.rules.base import Phrase
-from games.templatetags.scorekeeper import isolate, phrase
-from games.views import holds_table_of
+from games.views import holds_table_of, said_refused
+
 
 # "Eve starts at 37, the highest total." under each late_start.
-STARTS_AT = {
-    "zero": gettext_noop("%(name)s starts at 0."),
-    "lowest": gettext_noop("%(name)s starts at %(total)s, the lowest total."),
-    "highest": gettext_noop("%(name)s starts at %(total)s, the highest total."),
-    "average": gettext_noop("%(name)s starts at %(total)s, the average total."),
-}
-
-
-class JoinForm(forms.Form):
-    """Who sits down, where in the seating order, and where they start; the version and entry
-    key of the form."""
-
-    name = forms.CharField(
-        label=_("Name"),
-        max_length=200,
-        error_messages={"required": _("Type the name of the player who joins.")},
-    )
-    seat = forms.TypedChoiceField(label=_("Where they sit"), coerce=int)
-    late_start = forms.ChoiceField(label=_("Where they start"), widget=forms.RadioSelect)
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    # the start the confirmation said, to say beside the start now if another phone moved first
-    shown = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
-    entry_key = forms.CharField(max_length=40, widget=forms.HiddenInput)
-
-    def __init__(self, match, drawn, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        players, game = drawn["table"].players, drawn["game"]
-        self.starts = {
-            kind: total
-            for kind, total in screen.join_starts(drawn).items()
-            if allowed(game, match.options, len(players), kind)
-        }
-        self.fields["seat"].choices = [
-            (seat, between(players[seat - 1], players[seat % len(players)]))
-            for seat in range(1, len(players) + 1)
-        ]
-        self.fields["seat"].initial = len(players)
-        self.fields["late_start"].choices = [
-            (kind, start_label(game, kind, total)) for kind, total in self.starts.items()
-        ]
-        self.fields["late_start"].initial = next(iter(self.starts))
-        self.fields["version"].initial = match.version
-        self.fields["entry_key"].initial = new_entry_key()
-
-    def confirming(self):
-        """What the join does, said before it is confirmed: {"sentence": where the player
-        starts, "name", "place": where they sit}."""
-        data = self.cleaned_data
-        name = rules.clean_name(data["name"])
-        place = dict(self.fields["seat"].choices)[data["seat"]]
-        words = Phrase(
-            STARTS_AT[data["late_start"]], name=name, total=self.starts[data["late_start"]]
-        )
-        shown = self.starts[data["late_start"]]
-        return {"sentence": phrase(words), "name": name, "place": place, "shown": shown}
-
-
-def start_label(game, kind, total):
-    """A choice of where the player starts, with its figure: "at the highest total: 37"."""
-    choice = _(game.choice_label("late_start", kind))
-    if kind == "zero":
-        return choice
-    return _("%(choice)s: %(total)s") % {"choice": choice, "total": total}
-
-
-def allowed(game, options, count, kind):
-    """Whether the match's options allow late_start kind (a zero-sum sheet: only zero)."""
-    try:
-        game.read_options({**options, "late_start": kind}, count)
-    except rules.RulesError:
-        return False
-    return True
-
-
-def between(left, right):
-    """A place in the seating order, clockwise: between two players."""
-    return _("between %(left)s and %(right)s") % {"left": isolate(left), "right": isolate(right)}
-
-
 def seats_change(match):
     """The match, if players may come and go in its game (else 404: its seats are fixed)."""
     if not match.rules.seats_change:
@@ -117,15 +37,14 @@ def join(request, public_id):
     """Someone joins: a name, a seat and where they start; confirmed once the figure is said."""
     match = seats_change(get_match(public_id))
     drawn = memo.board(match)
-    form = JoinForm(match, drawn, request.POST or None)
+    form = join_form(drawn, match.version, new_entry_key(), request.POST or None)
+    step = form.step(request.POST)
     context = {"match": match, "game": match.rules, "form": form, "drawn": drawn}
-    if request.method != "POST" or not form.is_valid():
+    if step == "confirm":
+        context["confirming"] = form.confirming()
+    if step != "done":
         return render(request, "games/join.html", context, status=422 if form.errors else 200)
     data = form.cleaned_data
-    if "change" in request.POST:  # back from the confirmation, as typed
-        return render(request, "games/join.html", context)
-    if "confirm" not in request.POST:
-        return render(request, "games/join.html", {**context, "confirming": form.confirming()})
     try:
         change = match.join(
             data["name"], data["seat"], data["late_start"], data["entry_key"], data["version"]
@@ -133,12 +52,14 @@ def join(request, public_id):
     except Conflict:
         return moved_on(request, match, data)
     except Refused as refused:
-        form.add_error("name", screen.refusal(refused.error))
+        why = screen.refusal(refused.error)
+        form.add_error("name", why)
     except Unknown as unknown:
         context["unknown"] = unknown_words(request, match, unknown.names[0])
+        why = _("%(name)s is not one of this table's people") % {"name": unknown.names[0]}
     else:
         return said_back(change)
-    return render(request, "games/join.html", context, status=422)
+    return said_refused(render(request, "games/join.html", context), why)
 
 
 def moved_on(request, match, data):
@@ -147,7 +68,7 @@ def moved_on(request, match, data):
     match.refresh_from_db()
     drawn = memo.board(match)
     fresh = {**{k: str(v) for k, v in data.items()}, "version": match.version}
-    form = JoinForm(match, drawn, fresh)
+    form = join_form(drawn, match.version, data["entry_key"], fresh)
     confirming = form.confirming() if form.is_valid() else None
     now = confirming and confirming["shown"]
     if confirming and data["shown"] and data["shown"] != str(now):
@@ -202,26 +123,14 @@ def leave(request, public_id):
             drawn = memo.board(match)
         else:
             context["error"] = _("Tap the player who leaves.")
-    context.update(leavers=leavers(drawn), version=match.version, entry_key=new_entry_key())
-    status = 200 if context["error"] is None else 422
-    return render(request, "games/leave.html", context, status=status)
+    context.update(leavers=screen.leavers(drawn), version=match.version, entry_key=new_entry_key())
+    return said_refused(render(request, "games/leave.html", context), context["error"])
 
 
 class LeaveForm(forms.Form):
     name = forms.CharField(max_length=200)
     version = forms.IntegerField()
     entry_key = forms.CharField(max_length=40)
-
-
-def leavers(drawn):
-    """(name, total) of each player who can leave now: at the table for the next round."""
-    table = drawn["table"]
-    number = len(table.rounds) + 1
-    return [
-        (name, table.totals[seat])
-        for seat, name in enumerate(table.players)
-        if table.joined[seat] < number and table.plays(seat, number)
-    ]
 
 
 def said_back(change):
