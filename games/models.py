@@ -469,6 +469,11 @@ class Match(models.Model):
                 raise Refused(rules.RulesError(CHANGED_SINCE))
             return now.set_up(change.before)
 
+    def staying(self):
+        """The players, but those who left (unless too few would then be left for the game)."""
+        staying = [name for name in self.players if name not in self.left]
+        return staying if len(staying) >= self.rules.min_players else self.players
+
     def rebuild_result(self):
         """Write the match's Result anew from its stored rounds (as far as the engine can play
         them), under its write lock: `manage.py rebuild_results`."""
@@ -495,7 +500,7 @@ class Match(models.Model):
             with self.changing() as now:
                 following = now.rematches.first() or Match.objects.create(
                     game=now.game,
-                    players=now.players,
+                    players=now.staying(),
                     options=now.options,
                     rematch_of=now,
                     series_first_id=now.series_first_id or now.pk,
@@ -873,9 +878,11 @@ class Table(models.Model):
         return SetupChange.objects.create(table=self, before=before, after=after)
 
     def refuse_if_seen(self, names):
-        """Refused when one of names played a match of the table or paid or was paid."""
+        """Refused when one of names played (or sat out) a match of the table or paid or was
+        paid."""
         keys = {rules.same_name_key(name) for name in names}
-        seen = {name for match in self.matches.values_list("players", flat=True) for name in match}
+        matches = self.matches.values_list("players", "sat_out")
+        seen = {name for players, out in matches for name in [*players, *out]}
         seen |= set(self.payments.values_list("payer", flat=True))
         seen |= set(self.payments.values_list("payee", flat=True))
         for name in seen:
@@ -892,6 +899,9 @@ class Table(models.Model):
             return renamed.get(rules.same_name_key(name), name)
 
         for match in self.matches.select_for_update(of=("self",)).select_related("result"):
+            out = [new(name) for name in match.sat_out]
+            if out != match.sat_out:
+                Match.objects.filter(pk=match.pk).update(sat_out=out)
             players = [new(name) for name in match.players]
             if players != match.players:
                 moved = moved_with_names(match.setup(), players)

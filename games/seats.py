@@ -113,8 +113,8 @@ def leave(request, public_id):
             except Conflict:
                 context["error"] = _(
                     "The match was just changed from another phone: here it is as it stands now. "
-                    "Tap who leaves again."
-                )
+                    "You tapped %(name)s: tap who leaves again."
+                ) % {"name": data["name"]}
             except Refused as refused:
                 context["error"] = screen.refusal(refused.error)
             else:

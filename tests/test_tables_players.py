@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import ledger
-from games.models import Match, Table
+from games.models import Match, Refused, Table
 from games.records import WITH_ROUNDS, replayed, store_table
 from tests.html import visible
 
@@ -182,3 +182,13 @@ def test_a_game_whose_players_are_a_range_suggests_nobody(client):
     table = Table.objects.create(name="Five", people=FIVE)
     url = reverse("table_new_match", args=[table.public_id, "least_score"])
     assert "sits this match out" not in visible(client.get(url).content.decode())
+
+
+def test_who_sat_out_is_renamed_with_the_table_and_stays_one_of_its_people():
+    table = Table.objects.create(name="Five", people=FIVE)
+    match = table.start_match("gongzhu", FIVE[:4], {}, sat_out=["Eve"])
+    table.change_setup("Five", ["Ann", "Bo", "Chen", "Dee", "Eva"])
+    match.refresh_from_db()
+    assert match.sat_out == ["Eva"]
+    with pytest.raises(Refused):  # she sat a match of the table out: she stays one of its people
+        table.change_setup("Five", FIVE[:4])

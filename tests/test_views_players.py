@@ -334,7 +334,9 @@ def test_a_stale_leave_is_refused_and_the_page_drawn_as_it_stands():
         match.leave("Bo", "k", seen=match.version - 1)
     response = leave_form(Client(), match, "Bo", version=str(match.version - 1))
     assert response.status_code == 422
-    assert "changed from another phone" in visible(response.content.decode())
+    text = visible(response.content.decode())
+    assert "changed from another phone" in text and "You tapped Bo" in text
+    assert "Bo leaves" in text  # the list as it stands now, to tap again
     assert match.left == {}
 
 
@@ -422,3 +424,13 @@ def test_rounds_stay_as_they_were_when_a_refused_join_changed_nothing():
     with pytest.raises(Refused):
         match.join("Ann", 1)
     assert list(Round.objects.values_list("entry", flat=True)) == entries
+
+
+def test_a_rematch_is_played_by_those_who_stayed_and_those_who_came():
+    match = sheet(rounds=[[5, 3, 1]])
+    match.join("Eve", 3)
+    match.add_round({"points": [1, 1, 1, 1]}, "r2")
+    match.leave("Bo")
+    match.set_closed(True)
+    following = match.rematch()
+    assert (following.players, following.joined, following.left) == (["Ann", "Chen", "Eve"], {}, {})
