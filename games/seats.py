@@ -24,7 +24,6 @@ from games.models import Conflict, Refused, Table, Unknown
 from games.views import holds_table_of, said_refused
 
 
-# "Eve starts at 37, the highest total." under each late_start.
 def seats_change(match):
     """The match, if players may come and go in its game (else 404: its seats are fixed)."""
     if not match.rules.seats_change:
@@ -128,6 +127,8 @@ def leave(request, public_id):
 
 
 class LeaveForm(forms.Form):
+    """Who leaves (the button tapped), the version the page was drawn at, the form's key."""
+
     name = forms.CharField(max_length=200)
     version = forms.IntegerField()
     entry_key = forms.CharField(max_length=40)
