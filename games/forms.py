@@ -632,10 +632,14 @@ class JoinForm(forms.Form):
         match's own first (games.screen.join_starts); version and key: the form's."""
         super().__init__(*args, **kwargs)
         players = table.players
+        # Once someone joined, where a late player starts is the match's rule for them all: a
+        # join does not change it (Names and options does, for every one of them).
+        self.fixed = any(first > 1 for first in table.joined)
         self.starts = {
             kind: total
             for kind, total in starts.items()
             if allowed(game, table.options, len(players), kind)
+            and not (self.fixed and kind != table.options["late_start"])
         }
         self.fields["name"].label = _("Name")
         self.fields["name"].error_messages["required"] = _("Type the name of the player who joins.")

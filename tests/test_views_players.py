@@ -434,3 +434,17 @@ def test_a_rematch_is_played_by_those_who_stayed_and_those_who_came():
     match.set_closed(True)
     following = match.rematch()
     assert (following.players, following.joined, following.left) == (["Ann", "Chen", "Eve"], {}, {})
+
+
+def test_once_someone_joined_a_later_joiner_starts_by_the_same_rule(client):
+    match = sheet(rounds=[[5, 3, 1]], late_start="highest")
+    match.join("Eve", 3, "highest")
+    match.add_round({"points": [1, 1, 1, 1]}, "r2")
+    _status, html = page(client, match, "match_join")
+    text = visible(html)
+    assert "at the highest total: 6" in text
+    assert "at the lowest total" not in text and "at 0" not in text
+    assert "“Names and options” changes it for them all" in text
+    assert join_form(client, match, "Fay", 4, "lowest").status_code == 422  # not offered
+    match.refresh_from_db()
+    assert match.players == ["Ann", "Bo", "Chen", "Eve"]
