@@ -104,11 +104,14 @@ def shown(value, players, kind="number"):
     return str(value)
 
 
-def setup_lines(change, game=None):
+def setup_lines(change, game=None, places=None):
     """What a fix of a setup changed (a SetupChange of a match of game, or of a table), line by
     line: {"renamed": (before, after)} for each name, {"option", "before", "after"} for each
     option whose value changed (its default where it was left unset), and of a table
-    {"name": (before, after)}, {"joined": name}, {"left": name}."""
+    {"name": (before, after)}, {"joined": name}, {"left": name}; of a match, a player seated
+    or taken away {"came" or "gone": name, "from": the round they play from} and a leave
+    {"went": name, "after": their last round} (places: at_places of the match's live rounds,
+    turning {"joined", "left"} of round numbers as stored into places)."""
     before, after = change.before, change.after
     names = "players" if game is not None else "people"
     lines = (
@@ -117,10 +120,24 @@ def setup_lines(change, game=None):
         else []
     )
     old, new = before[names], after[names]
-    lines += [{"renamed": pair} for pair in zip(old, new) if pair[0] != pair[1]]
-    lines += [{"joined": name} for name in new[len(old) :]]
-    lines += [{"left": name} for name in old[len(new) :]]
+    if game is not None and abs(len(old) - len(new)) == 1:
+        lines += seated_lines(before, after, places)
+    else:
+        lines += [{"renamed": pair} for pair in zip(old, new) if pair[0] != pair[1]]
+        lines += [{"joined": name} for name in new[len(old) :]]
+        lines += [{"left": name} for name in old[len(new) :]]
     if game is not None:
+        # a leave, or a leave undone (a name renamed is neither)
+        went, stayed = (
+            [
+                name
+                for name in two.get("left", {})
+                if name not in one.get("left", {}) and name in old and name in new
+            ]
+            for one, two in ((before, after), (after, before))
+        )
+        lines += [{"went": name, "after": left_place(after, name, places)} for name in went]
+        lines += [{"stayed": name} for name in stayed]
         was, now = (filled(game, side["options"], len(new)) for side in (before, after))
         lines += [
             {"option": option.name, "before": was[option.name], "after": now[option.name]}
@@ -128,6 +145,55 @@ def setup_lines(change, game=None):
             if was[option.name] != now[option.name]
         ]
     return lines
+
+
+def seated_lines(before, after, places):
+    """A player seated ({"came"}) or taken away ({"gone"}) by a change, with the round they
+    play from."""
+    came = [name for name in after["players"] if name not in before["players"]]
+    if came:
+        return [{"came": came[0], "from": joined_place(after, came[0], places)}]
+    gone = [name for name in before["players"] if name not in after["players"]]
+    return [{"gone": gone[0], "from": joined_place(before, gone[0], places)}]
+
+
+def joined_place(setup, name, places):
+    """The round name plays from in a setup ({"joined", "left"}): 1 for the first."""
+    first = setup.get("joined", {}).get(name)
+    return 1 if first is None else places({name: first}, {}).get("joined", {}).get(name, 1)
+
+
+def left_place(setup, name, places):
+    """The last round name plays in a setup."""
+    return places({}, {name: setup["left"][name]})["left"][name]
+
+
+def seat_said(change, drawn):
+    """A join or a leave said back in one line ("Eve joined: plays from round 6, starting at
+    37."), from the change and the board it made; None for another change."""
+    before, after = change.before, change.after
+    came = [name for name in after["players"] if name not in before["players"]]
+    went = [name for name in after.get("left", {}) if name not in before.get("left", {})]
+    if came:
+        return seat_words(drawn["table"], "join", came[0])
+    if went:
+        return seat_words(drawn["table"], "leave", went[0])
+    return None
+
+
+def seat_words(table, kind, name):
+    """A join or a leave (kind) of name in one line, from the table it made; None when name
+    is not at it."""
+    if name not in table.players:
+        return None
+    seat = table.players.index(name)
+    if kind == "join":
+        return Phrase(JOINED_SAID, name=name, number=table.joined[seat], total=table.start[seat])
+    return Phrase(LEFT_SAID, name=name, number=table.left[seat], total=table.totals[seat])
+
+
+JOINED_SAID = gettext_noop("%(name)s joined: plays from round %(number)s, starting at %(total)s.")
+LEFT_SAID = gettext_noop("%(name)s left after round %(number)s, with %(total)s.")
 
 
 def filled(game, options, players):

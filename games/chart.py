@@ -22,9 +22,18 @@ def chart(result, marks=()):
     """For a result with rounds: each player's line through the totals after every round, the
     axis at 0, value and round ticks, and marks: (value, label) reference lines such as a limit,
     drawn where they are within reach of the totals, else named at the edge they lie beyond."""
-    lines = list(zip(*running_totals(result["rounds"])))
+    start = result.get("start") or [0] * len(result["players"])
+    running = list(zip(*running_totals(result["rounds"], start)))
+    # a player who joined later starts their line where they started (players.md), before their
+    # first round; one still to play their first has none yet
+    lines = [
+        (seat, name, [(first, start[seat]), *played])
+        for seat, (name, line) in enumerate(zip(result["players"], running))
+        if (played := [(k, v) for k, v in enumerate(line, 1) if v is not None])
+        for first in [played[0][0] - 1]
+    ]
     rounds = len(result["rounds"])
-    totals = [0, *(v for line in lines for v in line)]
+    totals = [0, *(v for _seat, _name, line in lines for _k, v in line)]
     near, far = within_reach(marks, min(totals), max(totals))
     values = [*totals, *(value for value, _label in near)]
     step = nice_step(max(values) - min(values))
@@ -43,7 +52,7 @@ def chart(result, marks=()):
         return TOP + (high - value) * (HEIGHT - TOP - BOTTOM) / (high - low)
 
     at_x = [f"{x(k)}," for k in range(rounds + 1)]  # each round's "x,", the same for every line
-    ends = spread([y(line[-1]) for line in lines], TOP, HEIGHT - BOTTOM)
+    ends = spread([y(line[-1][1]) for _seat, _name, line in lines], TOP, HEIGHT - BOTTOM)
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -60,17 +69,16 @@ def chart(result, marks=()):
                 "name": name,
                 "label": cut(name),
                 "colour": seat % COLOURS,
-                "values": " ".join(map(str, line)),  # one string: not escaped value by value
-                "total": line[-1],
+                # one string: not escaped value by value
+                "values": " ".join(str(v) for _k, v in line[1:]),
+                "total": line[-1][1],
                 # y(v) written to one decimal by the format, not by round() and repr()
-                "points": " ".join(
-                    [f"{at}{unrounded_y(v):.1f}" for at, v in zip(at_x, (0, *line))]
-                ),
+                "points": " ".join(f"{at_x[k]}{unrounded_y(v):.1f}" for k, v in line),
                 "end_x": x(rounds),
-                "end_y": y(line[-1]),
+                "end_y": y(line[-1][1]),
                 "label_y": label_y,
             }
-            for seat, (name, line, label_y) in enumerate(zip(result["players"], lines, ends))
+            for (seat, name, line), label_y in zip(lines, ends)
         ],
         "ticks": [{"value": v, "y": y(v)} for v in ticks],
         "rounds": [

@@ -12,9 +12,9 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import rules
-from games.rules.base import RulesError, ascii_numbers, listed
-from games.templatetags.scorekeeper import said
+from games import rules, screen
+from games.rules.base import Phrase, RulesError, ascii_numbers, listed
+from games.templatetags.scorekeeper import isolate, phrase, said
 
 
 class Typed:
@@ -597,3 +597,103 @@ class TableSetupForm(TableForm):
             field = f"person_{seat}" if seat is not None and seat < self.count else "added"
             self.add_error(field, said(error))
         return data
+
+
+# ---- someone joins (games/seats.py, and the phone offline)
+
+
+def join_form(drawn, version, key, data=None):
+    """The join form of the match drawn (games/seats.py, and the phone offline)."""
+    return JoinForm(drawn["game"], drawn["table"], screen.join_starts(drawn), version, key, data)
+
+
+STARTS_AT = {
+    "zero": gettext_noop("%(name)s starts at 0."),
+    "lowest": gettext_noop("%(name)s starts at %(total)s, the lowest total."),
+    "highest": gettext_noop("%(name)s starts at %(total)s, the highest total."),
+    "average": gettext_noop("%(name)s starts at %(total)s, the average total."),
+}
+
+
+class JoinForm(forms.Form):
+    """Who sits down, where in the seating order, and where they start; the version and entry
+    key of the form."""
+
+    name = forms.CharField(max_length=200)
+    seat = forms.TypedChoiceField(coerce=int)
+    late_start = forms.ChoiceField(widget=forms.RadioSelect)
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    # the start the confirmation said, to say beside the start now if another phone moved first
+    shown = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+    entry_key = forms.CharField(max_length=40, widget=forms.HiddenInput)
+
+    def __init__(self, game, table, starts, version, key, *args, **kwargs):
+        """A join to the match game plays on table, starts: {late_start: the start}, the
+        match's own first (games.screen.join_starts); version and key: the form's."""
+        super().__init__(*args, **kwargs)
+        players = table.players
+        # Once someone joined, where a late player starts is the match's rule for them all: a
+        # join does not change it (Names and options does, for every one of them).
+        self.fixed = any(first > 1 for first in table.joined)
+        self.starts = {
+            kind: total
+            for kind, total in starts.items()
+            if allowed(game, table.options, len(players), kind)
+            and not (self.fixed and kind != table.options["late_start"])
+        }
+        self.fields["name"].label = _("Name")
+        self.fields["name"].error_messages["required"] = _("Type the name of the player who joins.")
+        self.fields["seat"].label = _("Where they sit")
+        self.fields["late_start"].label = _("Where they start")
+        self.fields["seat"].choices = [
+            (seat, between(players[seat - 1], players[seat % len(players)]))
+            for seat in range(1, len(players) + 1)
+        ]
+        self.fields["seat"].initial = len(players)
+        self.fields["late_start"].choices = [
+            (kind, start_label(game, kind, total)) for kind, total in self.starts.items()
+        ]
+        self.fields["late_start"].initial = next(iter(self.starts))
+        self.fields["version"].initial = version
+        self.fields["entry_key"].initial = key
+
+    def step(self, posted):
+        """Where the posted form stands: "form" (to draw, refilled or refused, or asked to
+        change something), "confirm" (its figure said before it is confirmed), "done"."""
+        if not self.is_bound or not self.is_valid() or "change" in posted:
+            return "form"
+        return "done" if "confirm" in posted else "confirm"
+
+    def confirming(self):
+        """What the join does, said before it is confirmed: {"sentence": where the player
+        starts, "name", "place": where they sit}."""
+        data = self.cleaned_data
+        name = rules.clean_name(data["name"])
+        place = dict(self.fields["seat"].choices)[data["seat"]]
+        words = Phrase(
+            STARTS_AT[data["late_start"]], name=name, total=self.starts[data["late_start"]]
+        )
+        shown = self.starts[data["late_start"]]
+        return {"sentence": phrase(words), "name": name, "place": place, "shown": shown}
+
+
+def start_label(game, kind, total):
+    """A choice of where the player starts, with its figure: "at the highest total: 37"."""
+    choice = _(game.choice_label("late_start", kind))
+    if kind == "zero":
+        return choice
+    return _("%(choice)s: %(total)s") % {"choice": choice, "total": total}
+
+
+def allowed(game, options, count, kind):
+    """Whether the match's options allow late_start kind (a zero-sum sheet: only zero)."""
+    try:
+        game.read_options({**options, "late_start": kind}, count)
+    except rules.RulesError:
+        return False
+    return True
+
+
+def between(left, right):
+    """A place in the seating order, clockwise: between two players."""
+    return _("between %(left)s and %(right)s") % {"left": isolate(left), "right": isolate(right)}

@@ -210,16 +210,22 @@ def evenings(people, played, amounts):
 
 
 def statistics(people, played):
-    """Per person, per game: matches played (finished ones), won, average place."""
+    """Per person, per game: matches played (finished ones), won, average place (None for a
+    game they only sat out), and matches sat out."""
     rows = {}
+
+    def row_of(name, game):
+        blank = {"played": 0, "won": 0, "places": 0, "sat_out": 0}
+        return rows.setdefault((people.of(name), game), blank)
+
     for match in played:
         result = match["result"]
+        for name in match.get("sat_out") or []:
+            row_of(name, result["game"])["sat_out"] += 1
         if not result["finished"] or not result["places"]:
             continue
         for name, place in zip(result["players"], result["places"]):
-            row = rows.setdefault(
-                (people.of(name), result["game"]), {"played": 0, "won": 0, "places": 0}
-            )
+            row = row_of(name, result["game"])
             row["played"] += 1
             row["won"] += name in result["winners"]
             row["places"] += place
@@ -229,12 +235,33 @@ def statistics(people, played):
             "game": game,
             "played": row["played"],
             "won": row["won"],
-            "average_place": row["places"] / row["played"],
+            "average_place": row["places"] / row["played"] if row["played"] else None,
+            "sat_out": row["sat_out"],
         }
         for name in people.names
         for (person, game), row in rows.items()
         if person == name
     ]
+
+
+def sat_out_so_far(people, played):
+    """{person: (how many of the table's matches they sat out, the place in played of the last
+    one; -1 for never)} of each of the table's people."""
+    people = People(people)
+    sat = {name: (0, -1) for name in people.names}
+    for k, match in enumerate(played):
+        for name in match.get("sat_out") or []:
+            times, _last = sat.get(people.of(name), (0, -1))
+            sat[people.of(name)] = (times + 1, k)
+    return sat
+
+
+def sitting_out(people, played, count):
+    """The count of the table's people (in its order) to sit the next match out: who sat out
+    least, then longest ago (never before once), then in the table's order."""
+    sat = sat_out_so_far(people, played)
+    chosen = sorted(people, key=lambda name: sat[name])[:count]
+    return [name for name in people if name in chosen]
 
 
 def best_and_worst(people, days):

@@ -37,7 +37,7 @@ def board(match):
     if version != match.version:
         stored, last, deleted = match.rounds_now()
         entries, numbers = [e for _n, e in stored], [n for n, _e in stored]
-        drawn = screen.board(match.document(entries), numbers, last, deleted)
+        drawn = screen.board(match.document(entries, numbers), numbers, last, deleted)
         keep(match.public_id, match.version, drawn)
     return drawn
 

@@ -20,7 +20,15 @@ from games import ledger, rules
 from games.forms import MAX_PEOPLE
 from games.memo import board, keep_board
 from games.rules.base import plain
-from games.screen import next_numbers, next_round, replayed, table_before
+from games.screen import (
+    check_join,
+    check_leave,
+    going_on,
+    next_numbers,
+    next_round,
+    replayed,
+    table_before,
+)
 
 MAX_ROUNDS = rules.MAX_ROUNDS
 # Deleted rounds are kept (they can be restored) and count towards MAX_ROUNDS: a match stores
@@ -72,6 +80,14 @@ class Match(models.Model):
     players = models.JSONField()
     options = models.JSONField(default=dict, blank=True)
     closed = models.BooleanField(default=False)
+    # Players who come and go (the rule book's players.md): {name: the number of the first round
+    # they play} and {name: the number of the last one}, as rounds are stored (numbers are never
+    # used twice, so deleting or restoring a round before it keeps them right); the match
+    # document says them as places in play order (at_places).
+    joined = models.JSONField(default=dict, blank=True)
+    left = models.JSONField(default=dict, blank=True)
+    # A table's people who sat this match out (a game of fixed seats, more people than seats).
+    sat_out = models.JSONField(default=list, blank=True)
     # Bumped by every change, so a phone can ask cheaply "anything new?" and a save can be
     # made conditional on the match being as the form saw it.
     version = models.PositiveIntegerField(default=0)
@@ -184,16 +200,33 @@ class Match(models.Model):
                     gone.append({"number": number, "entry": entry})
         return stored, last, gone
 
-    def document(self, entries=None):
-        """The spec's match document; entries replace the stored rounds when given."""
+    def document(self, entries=None, numbers=None):
+        """The spec's match document; entries replace the stored rounds when given, numbers
+        (the numbers they are stored under) when they are not the live rounds'."""
         if entries is None:
-            entries = [r.entry for r in self.live_rounds()]
-        return {
+            stored = self.live_rounds().values_list("number", "entry")
+            numbers, entries = [n for n, _e in stored], [e for _n, e in stored]
+        document = {
             "game": self.game,
             "players": self.players,
             "options": self.options,
             "rounds": entries,
             "closed": self.closed,
+        }
+        if self.joined or self.left:
+            if numbers is None:
+                numbers = list(self.live_rounds().values_list("number", flat=True))
+            document.update(at_places(self.joined, self.left, numbers))
+        return document
+
+    def setup(self):
+        """What Names and options, a join and a leave change: the players, the options, who
+        joined and who left (as stored)."""
+        return {
+            "players": self.players,
+            "options": self.options,
+            "joined": self.joined,
+            "left": self.left,
         }
 
     # ---- changes: each takes the write lock and reads what it checks under it
@@ -260,10 +293,10 @@ class Match(models.Model):
             now.still_at(seen)
             stored = list(now.live_rounds())
             position = position_of(stored, number)
-            entries = [r.entry for r in stored]
-            entry = entry_for(read_entry, table_before(now.document(entries), position))
+            entries, numbers = [r.entry for r in stored], [r.number for r in stored]
+            entry = entry_for(read_entry, table_before(now.document(entries, numbers), position))
             entries[position] = entry
-            now.scored_with(entries)
+            now.scored_with(entries, numbers)
             stored[position].record(RoundEvent.EDITED, entry=entry)
 
     def delete_round(self, number, seen=None):
@@ -272,7 +305,8 @@ class Match(models.Model):
             now.still_at(seen)
             stored = list(now.live_rounds())
             position = position_of(stored, number)
-            now.scored_with([r.entry for k, r in enumerate(stored) if k != position])
+            kept = [r for k, r in enumerate(stored) if k != position]
+            now.scored_with([r.entry for r in kept], [r.number for r in kept])
             stored[position].record(RoundEvent.DELETED, deleted=timezone.now())
 
     def restore_round(self, number):
@@ -280,16 +314,77 @@ class Match(models.Model):
         with self.changing() as now:
             deleted = now.rounds.get(number=number, deleted__isnull=False)
             with_it = sorted([*now.live_rounds(), deleted], key=lambda r: r.number)
-            now.scored_with([r.entry for r in with_it])
+            now.scored_with([r.entry for r in with_it], [r.number for r in with_it])
             deleted.record(RoundEvent.RESTORED, deleted=None)
 
-    def scored_with(self, entries):
-        """Play the match with these entries (what it then scores is its Result); raise Refused
-        if it breaks a rule."""
+    def scored_with(self, entries, numbers=None):
+        """Play the match with these entries, stored under numbers when they are not the live
+        rounds' (what it then scores is its Result); raise Refused if it breaks a rule."""
         try:
-            self.played = rules.replay(self.document(entries))
+            self.played = rules.replay(self.document(entries, numbers))
         except rules.RulesError as error:
             raise Refused(error) from None
+
+    def join(self, name, seat, late_start=None, key="", seen=None):
+        """Seat name at seat (in seating order) for the next round, late_start (when given)
+        saying where they start: a change kept like a fix of the setup (SetupChange), said in
+        History and undone from there. The same key sent again joins once (the change it made
+        is returned). Raises Conflict (seen: the version the form was drawn at), Refused (the
+        engine's words, naming the round: past the player limit, a name twice, the match
+        finished), Unknown for a name none of its table's people (never added from here)."""
+        with transaction.atomic():
+            if self.table_id is not None:  # a table's lock is taken before its match's
+                with Table(pk=self.table_id).changing() as regulars:
+                    regulars.admit([name], adding=False)
+            with self.changing() as now:
+                return now.seat_change(
+                    key, seen, lambda drawn: now.joining(drawn, name, seat, late_start)
+                )
+
+    def leave(self, name, key="", seen=None):
+        """name leaves after the last round played, their total frozen: a change kept like a fix
+        of the setup, as join. Raises Conflict, Refused (the match finished, nobody left to play
+        with, the player gone already or never seated)."""
+        with self.changing() as now:
+            change = now.seat_change(key, seen, lambda drawn: now.leaving(drawn, name))
+            if now.played is not None:  # made now: a match that goes on needs two to play
+                gone = set(change.after["left"]) - set(change.before["left"])
+                refusal = going_on(*now.played, gone.pop())
+                if refusal is not None:
+                    raise Refused(refusal)
+            return change
+
+    def seat_change(self, key, seen, after):
+        """Under the lock: the change the form with key made already, else the setup after()
+        gives made (raising Conflict when the match moved on since version seen)."""
+        done = self.setup_changes.filter(entry_key=key).first() if key else None
+        if done is not None:
+            return done
+        self.still_at(seen)
+        try:
+            return self.set_up(after(board(self)), key)
+        except rules.RulesError as error:
+            raise Refused(error) from None
+
+    def joining(self, drawn, name, seat, late_start):
+        """The setup after name sits down at seat for the next round (at once, with the others,
+        before the first round), the board drawn as the match stands permitting."""
+        name = rules.clean_name(name)
+        check_join(drawn, seat)
+        stored, last, _deleted = self.rounds_now()
+        options = dict(self.options)
+        if late_start is not None and stored:  # before the first round everyone starts at 0
+            options["late_start"] = late_start
+        joined = {**self.joined, name: last + 1} if stored else self.joined
+        players = [*self.players[:seat], name, *self.players[seat:]]
+        return {"players": players, "options": options, "joined": joined, "left": self.left}
+
+    def leaving(self, drawn, name):
+        """The setup after name leaves once the last round played is over, the board drawn as
+        the match stands permitting."""
+        player = check_leave(drawn, name)
+        stored, _last, _deleted = self.rounds_now()
+        return {**self.setup(), "left": {**self.left, player: stored[-1][0]}}
 
     def change_setup(self, players, options, adding=False):
         """Rename the players and set the options anew, if every round entered still stands
@@ -304,18 +399,58 @@ class Match(models.Model):
             with self.changing() as now:
                 return now.set_up({"players": players, "options": options})
 
-    def set_up(self, after):
-        """Under the lock: the players and options after (a SetupChange's), if the rounds stand;
-        None when they play the match as it is (an option set to its default, say)."""
-        before = {"players": self.players, "options": self.options}
-        if after["players"] == before["players"] and self.plays_as(after["options"]):
+    def set_up(self, after, key=""):
+        """Under the lock: the players, options, joins and leaves after (a SetupChange's; joins
+        and leaves follow a rename when it does not give them), if the rounds stand; None when
+        they play the match as it is (an option set to its default, say). A player seated or
+        taken away moves every stored round's entries (and their history) to the new seats."""
+        before = self.setup()
+        after = {**before, **moved_with_names(before, after["players"]), **after}
+        same = all(after[k] == before[k] for k in ("players", "joined", "left"))
+        if same and self.plays_as(after["options"]):
             return None
         refuse_past_most_changes(self)
+        self.reseat(before["players"], after["players"])
         self.players, self.options = after["players"], after["options"]
+        self.joined, self.left = after["joined"], after["left"]
         stored, _last, _deleted = self.rounds_now()
-        self.scored_with([entry for _number, entry in stored])
+        self.scored_with([entry for _number, entry in stored], [number for number, _e in stored])
         Match.objects.filter(pk=self.pk).update(**after)
-        return SetupChange.objects.create(match=self, before=before, after=after)
+        return SetupChange.objects.create(match=self, before=before, after=after, entry_key=key)
+
+    def reseat(self, players, after):
+        """Under the lock: every stored round's entry, and each one in its history, moved from
+        the seats of players to those of after when a player is seated or taken away (one
+        that played a round cannot be: Refused naming it)."""
+        seated, gone = seat_inserted(players, after), seat_inserted(after, players)
+        if seated is None and gone is None:
+            return
+        game = self.rules
+        if gone is not None:
+            self.refuse_played(players[gone], gone)
+        move = (
+            (lambda e: game.with_seat(e, seated))
+            if seated is not None
+            else (lambda e: game.without_seat(e, gone))
+        )
+        rounds = list(self.rounds.all())
+        for stored in rounds:
+            stored.entry = move(stored.entry)
+        Round.objects.bulk_update(rounds, ["entry"], batch_size=200)
+        events = list(RoundEvent.objects.filter(round__match=self))
+        for event in events:
+            event.entry = move(event.entry)
+        RoundEvent.objects.bulk_update(events, ["entry"], batch_size=200)
+
+    def refuse_played(self, name, seat):
+        """Refused when name (at seat) has an entry in a stored round: taking them away would
+        lose it."""
+        stored = self.rounds.order_by("number").values_list("number", "entry", "deleted")
+        position = 0
+        for _number, entry, deleted in stored:
+            position += deleted is None
+            if self.rules.with_seat(self.rules.without_seat(entry, seat), seat) != entry:
+                raise Refused(rules.RulesError(HAS_PLAYED, name=name, number=max(position, 1)))
 
     def plays_as(self, options):
         """Whether options play the match as its own do (the defaults filled in on both)."""
@@ -330,16 +465,22 @@ class Match(models.Model):
         when the setup was changed again since, or the rounds do not stand under it."""
         with self.changing() as now:
             change = now.setup_changes.get(pk=pk)
-            if {"players": now.players, "options": now.options} != change.after:
+            if any(now.setup()[key] != value for key, value in change.after.items()):
                 raise Refused(rules.RulesError(CHANGED_SINCE))
             return now.set_up(change.before)
+
+    def staying(self):
+        """The players, but those who left (unless too few would then be left for the game)."""
+        staying = [name for name in self.players if name not in self.left]
+        return staying if len(staying) >= self.rules.min_players else self.players
 
     def rebuild_result(self):
         """Write the match's Result anew from its stored rounds (as far as the engine can play
         them), under its write lock: `manage.py rebuild_results`."""
         with self.changing() as now:
             stored, _last, _deleted = now.rounds_now()
-            game, table, closed, _refused = replayed(now.document([e for _n, e in stored]))
+            document = now.document([e for _n, e in stored], [n for n, _e in stored])
+            game, table, closed, _refused = replayed(document)
             now.played = (game, table, closed)
 
     def set_closed(self, closing):
@@ -359,13 +500,56 @@ class Match(models.Model):
             with self.changing() as now:
                 following = now.rematches.first() or Match.objects.create(
                     game=now.game,
-                    players=now.players,
+                    players=now.staying(),
                     options=now.options,
                     rematch_of=now,
                     series_first_id=now.series_first_id or now.pk,
                     table_id=now.table_id if room else None,
                 )
         return following
+
+
+def at_places(joined, left, numbers):
+    """The match document's joined and left (players.md: places in play order, from 1) of a
+    match's (round numbers as stored), its live rounds stored under numbers: a player whose
+    first round has no live round before it plays from the first; one whose last has none at or
+    before it is left out (their rounds, all deleted, said nothing the engine could place)."""
+    places = {
+        "joined": {
+            name: place
+            for name, first in joined.items()
+            if (place := 1 + sum(n < first for n in numbers)) > 1
+        },
+        "left": {
+            name: place
+            for name, last in left.items()
+            if (place := sum(n <= last for n in numbers)) > 0
+        },
+    }
+    return {key: value for key, value in places.items() if value}
+
+
+def seat_inserted(players, after):
+    """The seat at which after holds one name more than players (the rest in the same order),
+    else None."""
+    if len(after) != len(players) + 1:
+        return None
+    return next((k for k in range(len(after)) if after[:k] + after[k + 1 :] == players), None)
+
+
+def moved_with_names(before, players):
+    """{"joined", "left"} of the setup before, each name as players renames it (a rename keeps
+    the seats); nothing when players seats someone or takes someone away."""
+    if len(players) != len(before["players"]):
+        return {}
+    renamed = dict(zip(before["players"], players))
+    return {
+        key: {renamed.get(name, name): number for name, number in before[key].items()}
+        for key in ("joined", "left")
+    }
+
+
+HAS_PLAYED = gettext_noop("%(name)s has played round %(number)s: delete their rounds first")
 
 
 def position_of(stored, number):
@@ -402,9 +586,18 @@ class SetupChange(models.Model):
     before = models.JSONField()
     after = models.JSONField()
     at = models.DateTimeField(auto_now_add=True)
+    # The random key of the form that made it (a join, a leave): sent again, it changes nothing.
+    entry_key = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "entry_key"],
+                condition=~Q(entry_key=""),
+                name="one_seat_change_per_entry_key",
+            ),
+        ]
 
     def __str__(self):
         return f"setup of {self.match_id or self.table_id} at {self.at}"
@@ -543,14 +736,15 @@ class Table(models.Model):
         links, when it started), "date" (its evening's), "result" (its stored Result's fields,
         with its game)}: one query, no round replayed."""
         links = ("pk", "public_id", "watch_id", "created")
-        rows = self.matches.order_by("created", "pk").values_list(*links, "game", "result__kept")
-        rows = list(rows)
+        rows = self.matches.order_by("created", "pk")
+        rows = list(rows.values_list(*links, "game", "result__kept", "sat_out"))
         days = ledger.evenings_of([timezone.localtime(row[3]) for row in rows])
         return [
             {
                 "match": dict(zip(links, row)),
                 "date": day,
                 "result": {"game": row[4], **row[5]},
+                "sat_out": row[6],
             }
             for row, day in zip(rows, days)
         ]
@@ -610,12 +804,18 @@ class Table(models.Model):
         with self.changing() as now:
             now.welcome(names, adding=True)
 
-    def start_match(self, game, players, options, adding=False):
+    def start_match(self, game, players, options, adding=False, sat_out=()):
         """A new match of the table; players who are none of its people are added when adding,
-        else Unknown is raised and nothing is stored."""
+        else Unknown is raised and nothing is stored. sat_out: the people who sit it out (those
+        of them who are the table's people and do not play it are kept, by the table's names)."""
         with self.changing() as now:
             now.welcome(players, adding)
-            return Match.objects.create(game=game, players=players, options=options, table=now)
+            playing = {rules.same_name_key(name) for name in players}
+            out = [now.person(name) for name in sat_out if now.person(name) is not None]
+            out = [name for name in dict.fromkeys(out) if rules.same_name_key(name) not in playing]
+            return Match.objects.create(
+                game=game, players=players, options=options, table=now, sat_out=out
+            )
 
     def take_match(self, match, adding=False):
         """Make a match already played one of the table's (Unknown, Refused as start_match)."""
@@ -678,9 +878,11 @@ class Table(models.Model):
         return SetupChange.objects.create(table=self, before=before, after=after)
 
     def refuse_if_seen(self, names):
-        """Refused when one of names played a match of the table or paid or was paid."""
+        """Refused when one of names played (or sat out) a match of the table or paid or was
+        paid."""
         keys = {rules.same_name_key(name) for name in names}
-        seen = {name for match in self.matches.values_list("players", flat=True) for name in match}
+        matches = self.matches.values_list("players", "sat_out")
+        seen = {name for players, out in matches for name in [*players, *out]}
         seen |= set(self.payments.values_list("payer", flat=True))
         seen |= set(self.payments.values_list("payee", flat=True))
         for name in seen:
@@ -697,9 +899,15 @@ class Table(models.Model):
             return renamed.get(rules.same_name_key(name), name)
 
         for match in self.matches.select_for_update(of=("self",)).select_related("result"):
+            out = [new(name) for name in match.sat_out]
+            if out != match.sat_out:
+                Match.objects.filter(pk=match.pk).update(sat_out=out)
             players = [new(name) for name in match.players]
             if players != match.players:
-                Match.objects.filter(pk=match.pk).update(players=players, version=F("version") + 1)
+                moved = moved_with_names(match.setup(), players)
+                Match.objects.filter(pk=match.pk).update(
+                    players=players, **moved, version=F("version") + 1
+                )
                 kept = match.result.kept
                 winners = [new(name) for name in kept["winners"]]
                 Result.objects.filter(pk=match.pk).update(

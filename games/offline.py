@@ -288,7 +288,7 @@ def state(request, public_id):
             "public_id": match.public_id,
             "version": match.version,
             "day": match.day.isoformat(),  # on the result card (games/cards.py)
-            "document": match.document([entry for _n, entry, _k in live]),
+            "document": match.document([e for _n, e, _k in live], [n for n, _e, _k in live]),
             "numbers": [number for number, _e, _k in live],
             "last": max((number for number, _e, _k, _d in rounds), default=0),
             "keys": [key for _n, _e, key in live],

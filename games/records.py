@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import ledger, memo, rules, screen
 from games.drawn import Download
-from games.forms import PEOPLE_RULE, UNITS, PaymentForm, read_table_name
+from games.forms import MAX_PEOPLE, PEOPLE_RULE, UNITS, PaymentForm, read_table_name
 from games.links import get_match, get_table, on_this_phone, remember
 from games.models import (
     MAX_PAYMENTS,
@@ -57,7 +57,9 @@ WITH_ROUNDS = Prefetch("rounds", queryset=Round.objects.filter(deleted=None), to
 def replayed(match):
     """(game, table, result) of a match fetched with WITH_ROUNDS (as far as the engine could
     play its rounds)."""
-    game, table, closed, _refused = screen.replayed(match.document([r.entry for r in match.live]))
+    live = match.live
+    document = match.document([r.entry for r in live], [r.number for r in live])
+    game, table, closed, _refused = screen.replayed(document)
     return game, table, rules.outcome(game, table, closed)
 
 
@@ -279,6 +281,12 @@ def store(document, regulars=None, created=None):
             options=document.get("options") or {},
             closed=closed,
             table=regulars,
+            # the rounds are stored under their places: a place is the round's number
+            joined={p: first for p, first in zip(table.players, table.joined) if first > 1},
+            left={p: last for p, last in zip(table.players, table.left) if last is not None},
+            sat_out=sitting_out(regulars, document.get("sat_out"), table.players)
+            if regulars
+            else [],
         )
         if created is not None:  # the field is set on creation to the time now
             Match.objects.filter(pk=match.pk).update(created=created)
@@ -320,10 +328,27 @@ def table_json(table, played):
         for match_id, found in groupby(texts, key=itemgetter(0))
     }
     matches = [
-        with_array({**m.document([]), "date": dates[m.pk]}, "rounds", rounds.get(m.pk, ""))
+        with_array(
+            {**m.document([]), **sat_out_of(m), "date": dates[m.pk]}, "rounds", rounds.get(m.pk, "")
+        )
         for m in stored
     ]
     return with_array(head, "matches", ",".join(matches))
+
+
+def sat_out_of(match):
+    """{"sat_out": the table's people who sat the match out} when anyone did, else nothing."""
+    return {"sat_out": match.sat_out} if match.sat_out else {}
+
+
+def sitting_out(regulars, named, players):
+    """The names of a table's match document's "sat_out" that are the table's people and do not
+    play the match (by the table's spelling); anything else in it is left out."""
+    if not isinstance(named, list):
+        return []
+    playing = {rules.same_name_key(name) for name in players}
+    found = [regulars.person(name) for name in named[:MAX_PEOPLE] if isinstance(name, str)]
+    return [p for p in dict.fromkeys(found) if p and rules.same_name_key(p) not in playing]
 
 
 def with_array(document, key, items):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from games.cards import match_card
-from games.rules.base import gettext_noop
+from games.rules.base import Phrase, gettext_noop
 from games.templatetags.scorekeeper import because, phrase, said
 
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
@@ -53,7 +53,11 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
     rows = [
         {"position": k + 1, "number": number, "cells": list(zip(scored["points"], running))}
         for k, (number, scored, running) in enumerate(
-            zip(numbers, result["rounds"], rules.running_totals(result["rounds"]))
+            zip(
+                numbers,
+                result["rounds"],
+                rules.running_totals(result["rounds"], result.get("start")),
+            )
         )
     ]
     latest = len(table.rounds) - 1
@@ -95,10 +99,116 @@ def standings(game, table):
             "place": min(places[s] for s in seats),
             "leads": any(s in leaders for s in seats),
             "to_go": game.to_go(table, seats[0]),
+            "away": away_words(table, seats[0]),
         }
         for seats in game.sides(table)
     ]
     return sorted(lines, key=lambda line: line["place"])
+
+
+def away_words(table, seat):
+    """Why a player is not playing on (players.md): "left after round 5", "plays from round
+    6"; None for everyone else."""
+    if table.gone(seat):
+        return Phrase(gettext_noop("left after round %(number)s"), number=table.left[seat])
+    if table.joined[seat] > len(table.rounds):
+        return Phrase(gettext_noop("plays from round %(number)s"), number=table.joined[seat])
+    return None
+
+
+def join_starts(drawn):
+    """{late_start: the total a player joining before the next round starts at} under each
+    choice of the option, the match's own first (players.md)."""
+    table = drawn["table"]
+    totals = table.joining_totals()
+    kinds = sorted(rules.LATE_STARTS, key=lambda kind: kind != table.options["late_start"])
+    return {kind: rules.late_start_figure(kind, totals) for kind in kinds}
+
+
+# A join or a leave refused (games/seats.py, and the phone offline, say them next to the form).
+FINISHED = gettext_noop("the match is finished: nobody joins or leaves it now")
+FIXED_SEATS = gettext_noop("%(game)s has fixed seats: nobody joins or leaves a match")
+NO_SUCH_SEAT = gettext_noop("Tap where they sit.")
+NOT_PLAYING = gettext_noop("%(name)s is not one of the players")
+GONE_ALREADY = gettext_noop("%(name)s has left already")
+LEAVES_BEFORE_START = gettext_noop(
+    "%(name)s can leave once a round is played; before it, take them out in Names and options"
+)
+ONE_LEFT = gettext_noop("if %(name)s leaves, nobody is left to play with: close the match instead")
+
+
+def check_seats(drawn):
+    """Raise a RulesError unless someone may join or leave the match of the board now."""
+    game = drawn["game"]
+    if not game.seats_change:
+        raise rules.RulesError(FIXED_SEATS, game=game.name)
+    if drawn["result"]["finished"]:
+        raise rules.RulesError(FINISHED)
+
+
+def check_join(drawn, seat):
+    """Raise a RulesError unless a player may sit down at seat for the next round."""
+    check_seats(drawn)
+    if not 0 <= seat <= drawn["table"].n:
+        raise rules.RulesError(NO_SUCH_SEAT)
+
+
+def check_leave(drawn, name):
+    """The player called name (as the engine compares names) who may leave after the last
+    round played; else a RulesError."""
+    check_seats(drawn)
+    table, key = drawn["table"], rules.same_name_key(name)
+    seat = next((s for s, p in enumerate(table.players) if rules.same_name_key(p) == key), None)
+    if seat is None:
+        raise rules.RulesError(NOT_PLAYING, name=rules.clean_name(name)[:40])
+    player = table.players[seat]
+    if table.left[seat] is not None:
+        raise rules.RulesError(GONE_ALREADY, name=player)
+    if not table.rounds:
+        raise rules.RulesError(LEAVES_BEFORE_START, name=player)
+    return player
+
+
+def going_on(game, table, closed, name):
+    """After name left: a RulesError when fewer than two would play the next round of a match
+    that goes on (an end the game's rules make of it, as Least Score's last one standing, is
+    the game's), else None."""
+    if not (closed or game.is_over(table)) and len(table.seats_playing()) < 2:
+        return rules.RulesError(ONE_LEFT, name=name)
+    return None
+
+
+def leavers(drawn):
+    """(name, total) of each player who can leave now: at the table for the next round."""
+    table = drawn["table"]
+    number = len(table.rounds) + 1
+    return [
+        (name, table.totals[seat])
+        for seat, name in enumerate(table.players)
+        if table.joined[seat] < number and table.plays(seat, number)
+    ]
+
+
+def with_joiner(document, name, seat, late_start):
+    """The match document once name sits down at seat for the next round, starting by
+    late_start (at once, with the others, before the first round): what the server's
+    Match.join stores, in the document's places (the phone, offline)."""
+    game, count = rules.get_game(document["game"]), len(document["rounds"])
+    players = [*document["players"][:seat], rules.clean_name(name), *document["players"][seat:]]
+    changed = {
+        **document,
+        "players": players,
+        "rounds": [game.with_seat(entry, seat) for entry in document["rounds"]],
+    }
+    if count:
+        changed["joined"] = {**(document.get("joined") or {}), players[seat]: count + 1}
+        changed["options"] = {**(document.get("options") or {}), "late_start": late_start}
+    return changed
+
+
+def with_leaver(document, name):
+    """The match document once name leaves after its last round (the phone, offline)."""
+    return {**document, "left": {**(document.get("left") or {}), name: len(document["rounds"])}}
 
 
 def next_round(drawn, read_entry):

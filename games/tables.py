@@ -7,6 +7,8 @@ links. The page is summed from the matches' stored results (games/ledger.py summ
 per table state and language; each change is a method of games/models.py Table.
 """
 
+from urllib.parse import urlencode
+
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import CSRF_TOKEN_LENGTH, get_token
 from django.shortcuts import redirect, render
@@ -307,14 +309,26 @@ def table_new_match(request, public_id, slug):
     game = rules.GAMES.get(slug)
     if game is None:
         raise Http404(_("There is no such game."))
-    seats = {f"player_{k}": name for k, name in enumerate(table.people[: game.max_players])}
+    played = table.played() if game.min_players == game.max_players else []
+    out = sits_out(table, game, request.GET.getlist("out"), played)
+    playing = [name for name in table.people if name not in out]
+    seats = {f"player_{k}": name for k, name in enumerate(playing[: game.max_players])}
     form = NewMatchForm(game, request.POST or None, initial=seats)
-    context = {"table": table, "game": game, "form": form}
+    context = {
+        "table": table,
+        "game": game,
+        "form": form,
+        "sitting_out": out_said(table, out, played),
+    }
     if request.method == "POST" and form.is_valid():
         players, options = form.match["players"], form.match["options"]
         try:
             match = table.start_match(
-                game.slug, players, options, adding=asked_to_add(request.POST)
+                game.slug,
+                players,
+                options,
+                adding=asked_to_add(request.POST),
+                sat_out=request.POST.getlist("sat_out")[: len(table.people)],
             )
         except Unknown as unknown:
             return render(
@@ -327,6 +341,40 @@ def table_new_match(request, public_id, slug):
             return redirect("match", public_id=match.public_id)
     status = 422 if form.errors else 200
     return render(request, "games/table_new_match.html", context, status=status)
+
+
+def sits_out(table, game, asked, played):
+    """Who sits out a new match of game, whose seats are fewer than the table's people: those
+    asked (the names a tap chose, as many as must sit out), else the ledger's suggestion (who
+    sat out least, then longest ago); nobody for a game whose player count is a range."""
+    count = len(table.people) - game.max_players
+    if game.min_players != game.max_players or count <= 0:
+        return []
+    chosen = [name for name in table.people if name in asked]
+    if len(chosen) == count:
+        return chosen
+    return ledger.sitting_out(table.people, played, count)
+
+
+def out_said(table, out, played):
+    """Each person who sits out: their name, how often they sat out so far, and the links that
+    put another player out in their place (?out=...)."""
+    sat = ledger.sat_out_so_far(table.people, played)
+    return [
+        {
+            "name": name,
+            "times": sat[name][0],
+            "instead": [
+                {
+                    "name": other,
+                    "query": urlencode([("out", o) for o in out if o != name] + [("out", other)]),
+                }
+                for other in table.people
+                if other not in out
+            ],
+        }
+        for name in out
+    ]
 
 
 @require_POST

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import offline, records, tables, views
+from games import offline, records, seats, tables, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,6 +22,8 @@ urlpatterns = [
         "m/<str:public_id>/rounds/<int:number>/restore/", views.round_restore, name="round_restore"
     ),
     path("m/<str:public_id>/close/", views.match_close, name="match_close"),
+    path("m/<str:public_id>/join/", seats.join, name="match_join"),
+    path("m/<str:public_id>/leave/", seats.leave, name="match_leave"),
     path("matches/", records.matches, name="matches"),
     path("import/", records.import_match, name="import_match"),
     path("m/<str:public_id>/rematch/", records.rematch, name="rematch"),

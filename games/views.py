@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from games import cards, memo, records, rules, screen
-from games.changes import changes, setup_lines
+from games.changes import changes, seat_said, setup_lines
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import NewMatchForm, RoundForm, SetupForm, asked_to_add
 from games.links import (
@@ -45,6 +45,7 @@ from games.models import (
     Table,
     Taken,
     Unknown,
+    at_places,
     position_of,
 )
 from scorekeeper.limits import limited
@@ -114,6 +115,8 @@ def match_page(request, public_id):
     if version is None:
         get_match(public_id)  # a watch link is refused, anything else is not found
     remember(request, public_id)
+    if request.GET.get("said"):  # a join or leave just made on this phone, said back
+        return render_match(request, get_match(public_id), said=request.GET["said"])
     return drawn_page(request, "public_id", public_id, version)
 
 
@@ -192,9 +195,10 @@ def render_match(request, match, status=200, **shown):
     refill the form, its entry_key, change (offers to put the entry in place of a stored round),
     appended (the round a save added, for the phone's offline state). Its live part is the one
     every other phone's live check gets for this version: drawn once, and kept."""
-    appended = shown.pop("appended", None)
+    appended, said = shown.pop("appended", None), shown.pop("said", None)
     context = match_context(request, match, True, **shown)
     context["change"], context["appended"] = shown.get("change"), appended
+    context["said"] = said and said_line(match, context, said)
     key = drawing_key("live", "public_id", match.public_id, match.version, request)
     live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
     context["live_drawn"] = mark_safe(live.text)
@@ -202,6 +206,14 @@ def render_match(request, match, status=200, **shown):
         context["regulars"] = regulars_of(match, holds_table_of(request, match.public_id))
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
+
+
+def said_line(match, drawn, said):
+    """{"pk", "words"}: the join or leave that SetupChange said (its pk, as posted) made, said
+    back in one line with Undo; None unless it is the latest change of the match's setup."""
+    change = match.setup_changes.order_by("-at", "-pk").first()
+    words = seat_said(change, drawn) if change is not None and str(change.pk) == said else None
+    return {"pk": change.pk, "words": words} if words else None
 
 
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None, **_shown):
@@ -302,7 +314,7 @@ def retried(request, match, form, earlier):
         return saved(request, match)
     stored = list(match.live_rounds())
     position = position_of(stored, earlier.number)
-    entry = form.entry(screen.table_before(match.document([r.entry for r in stored]), position))
+    entry = form.entry(screen.table_before(live_document(match, stored), position))
     if entry == earlier.entry:
         return saved(request, match)
     if form.cleaned_data["change"] == earlier.number:
@@ -349,6 +361,11 @@ def changed(match, number, form):
     return None
 
 
+def live_document(match, stored):
+    """The match document of the live rounds stored (Round rows in play order)."""
+    return match.document([r.entry for r in stored], [r.number for r in stored])
+
+
 def stored_round(match, number):
     """(live rounds, position of round number among them), or 404."""
     stored = list(match.live_rounds())
@@ -364,7 +381,7 @@ def round_edit(request, public_id, number):
     match = get_match(public_id)
     stored, position = stored_round(match, number)
     entry, error = stored[position].entry, None
-    before = screen.table_before(match.document([r.entry for r in stored]), position)
+    before = screen.table_before(live_document(match, stored), position)
     if request.method == "POST":
         form = RoundForm(match.rules, request.POST)
         entry = form.entry(before)
@@ -378,7 +395,7 @@ def render_round(request, match, stored, position, entry, error, before=None):
     """The page of one past round: its entry form, its history, delete; a refused change or
     delete says why (said_refused)."""
     if before is None:
-        before = screen.table_before(match.document([r.entry for r in stored]), position)
+        before = screen.table_before(live_document(match, stored), position)
     context = {
         "match": match,
         "game": match.rules,
@@ -431,7 +448,9 @@ def render_history(request, match, error=None):
         "match": match,
         "game": match.rules,
         "error": error,
-        "setups": [(c, setup_lines(c, match.rules)) for c in match.setup_changes.all()],
+        "setups": [
+            (c, setup_lines(c, match.rules, places(match))) for c in match.setup_changes.all()
+        ],
         "rounds": numbered(match, match.rounds.prefetch_related("events")),
     }
     return said_refused(render(request, "games/history.html", context), error)
@@ -472,7 +491,15 @@ def match_setup_undo(request, public_id, pk):
     except Refused as refused:
         match.refresh_from_db()
         return render_history(request, match, screen.refusal(refused.error))
+    if request.htmx or request.POST.get("next") == "match":  # the Undo of a join or leave
+        return saved(request, match)
     return redirect("history", public_id=match.public_id)
+
+
+def places(match):
+    """at_places of the match's live rounds: round numbers as stored turned into places."""
+    numbers = list(match.live_rounds().values_list("number", flat=True))
+    return lambda joined, left: at_places(joined, left, numbers)
 
 
 def numbered(match, rounds):

@@ -10,6 +10,7 @@ from games import rules
 from games.models import Match, Table
 from games.records import store
 from tests.conftest import PHONE
+from tests.players import played_at_the_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,7 +63,24 @@ def screens():
         ("import", reverse("import_match")),
         ("names and options", reverse("match_setup", args=[match.public_id])),
     ]
-    return paths + table_screens()
+    return paths + table_screens() + players_screens()
+
+
+def players_screens():
+    """(name, path) of the screens of players who come and go: a sheet Eve joined and Bo left
+    (said back, with "–" cells and "left after round 4"), its join and leave pages, its
+    History; a table of five's new Gongzhu match (who sits out)."""
+    document = json.loads((EXAMPLES / "players_sheet.match.json").read_text(encoding="utf-8"))
+    match = played_at_the_table({**document, "closed": False})
+    said = match.setup_changes.order_by("pk").last().pk
+    five = Table.objects.create(name="Five", people=["Ann", "Bo", "Chen", "Dee", "Eve"])
+    return [
+        ("players match", reverse("match", args=[match.public_id]) + f"?said={said}"),
+        ("someone joins", reverse("match_join", args=[match.public_id])),
+        ("someone leaves", reverse("match_leave", args=[match.public_id])),
+        ("players history", reverse("history", args=[match.public_id])),
+        ("who sits out", reverse("table_new_match", args=[five.public_id, "gongzhu"])),
+    ]
 
 
 def table_screens():

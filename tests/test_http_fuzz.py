@@ -77,6 +77,12 @@ FIELDS = [
     "people",
     "add_people",
     "evenings",
+    "seat",
+    "late_start",
+    "confirm",
+    "change",
+    "shown",
+    "said",
 ]
 VALUES = [
     "",
@@ -197,6 +203,9 @@ def urls(matches, tables):
                 "rounds/1/delete/",
                 "rounds/2/restore/",
                 "rounds/1/restore/",
+                "join/",
+                "leave/",
+                "?said=1",
             )
         ]
     return paths

@@ -397,10 +397,15 @@ def test_the_status_says_only_what_ends_this_sheet(options, ends):
 
 def test_the_field_a_refused_round_is_about_is_the_named_players():
     game, table, _closed = replay(match())
-    assert game.entry_context(table, {"points": [5, None, 3, 1]}) == {"invalid": 1}
-    assert game.entry_context(table, {"points": [5, "x", 3, 1]}) == {"invalid": 1}
-    assert game.entry_context(table, {"points": [5, 2, 3, 1]}) == {"invalid": None}
-    assert game.entry_context(table) == {"invalid": None}
+
+    def invalid(*entry):
+        return game.entry_context(table, *entry)["invalid"]
+
+    assert invalid({"points": [5, None, 3, 1]}) == 1
+    assert invalid({"points": [5, "x", 3, 1]}) == 1
+    assert invalid({"points": [5, 2, 3, 1]}) is None
+    assert invalid() is None
+    assert game.entry_context(table)["playing"] == [0, 1, 2, 3]
 
 
 def test_the_game_is_called_by_the_title_the_table_typed():

@@ -89,6 +89,8 @@ def test_the_empty_form_kept_from_an_earlier_round_is_the_one_drawn_afresh(clien
     round of every worked example, the page drawn with what it kept from the earlier rounds has
     the form drawn with nothing kept (who is out in Least Score, the dealer in Smear...)."""
     document = json.loads(path.read_text(encoding="utf-8"))
+    if document.get("joined") or document.get("left"):
+        return  # tests/test_views_players.py plays these at the table
     match = Match.objects.create(
         game=document["game"], players=document["players"], options=document.get("options") or {}
     )

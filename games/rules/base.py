@@ -7,6 +7,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 
 CENT = Decimal("0.01")
 # The most rounds a match holds: far beyond any evening's play, small enough to draw at once.
@@ -226,9 +227,62 @@ def decimal(number):
     return Decimal(str(number))
 
 
+# Where a player who joins late starts (players.md, option late_start): a figure of the totals
+# of the players still in.
+LATE_STARTS = {
+    "zero": lambda totals: 0,
+    "lowest": min,
+    "highest": max,
+    "average": lambda totals: plain(math.floor(sum(map(fraction, totals)) / len(totals) + HALF)),
+}
+HALF = Fraction(1, 2)
+LATE_START_LABELS = {
+    "late_start": gettext_noop("Where a late player starts"),
+    ("late_start", "zero"): gettext_noop("at 0"),
+    ("late_start", "lowest"): gettext_noop("at the lowest total"),
+    ("late_start", "highest"): gettext_noop("at the highest total"),
+    ("late_start", "average"): gettext_noop("at the average total"),
+}
+
+
+def late_start_figure(kind, totals):
+    """Where a late player starts by late_start kind, from the totals of the players still in
+    (0 when nobody is)."""
+    return LATE_STARTS[kind](totals) if totals else 0
+
+
+def fraction(number):
+    """A JSON number as an exact fraction (0.1 is one tenth)."""
+    return Fraction(decimal(number))
+
+
+def late_start_option(default):
+    """The option late_start of a game whose players may come and go, with its default."""
+    return Option(
+        "late_start",
+        default,
+        gettext_noop(
+            "Where a player who joins after the first round starts: at 0, or at the lowest, "
+            "highest or average total of the players still in."
+        ),
+        choices=tuple(LATE_STARTS),
+    )
+
+
+def playing_only(values, table):
+    """A round's per-seat list with None for the players who do not play it."""
+    return [v if s in table.playing else None for s, v in enumerate(values)]
+
+
 @dataclass
 class Table:
-    """A match being scored: players, options, the entries played, scored rounds, totals."""
+    """A match being scored: players, options, the entries played, scored rounds, totals.
+
+    Players who come and go (players.md): joined[s] is the first round seat s plays (1 for
+    everyone there from the start), left[s] their last (None while they stay), start[s] the
+    total they sat down with; playing holds the seats of the round being played, then of the
+    latest one played. moves: whether the match gives joined, left or late_start (its result
+    then says where each player started)."""
 
     players: list
     options: dict
@@ -236,13 +290,62 @@ class Table:
     totals: list = field(default_factory=list)
     entries: list = field(default_factory=list)
     listed: dict = None  # the options a result lists (Game.listed), set by start()
+    joined: list = field(default_factory=list)
+    left: list = field(default_factory=list)
+    start: list = field(default_factory=list)
+    playing: list = field(default_factory=list)
+    moves: bool = False
 
     def __post_init__(self):
         self.totals = self.totals or [0] * len(self.players)
+        self.joined = self.joined or [1] * len(self.players)
+        self.left = self.left or [None] * len(self.players)
+        self.start = self.start or [0] * len(self.players)
 
     @property
     def n(self):
         return len(self.players)
+
+    def in_game(self, seat):
+        """Whether seat may still play a round, as far as the game goes (Least Score: not out)."""
+        return True
+
+    def gone(self, seat):
+        """Whether seat has left the table by now (after the rounds played)."""
+        return self.left[seat] is not None and self.left[seat] <= len(self.rounds)
+
+    def away(self, seat, number):
+        """Whether seat is not at the table for round number: not joined yet, or left before."""
+        last = self.left[seat]
+        return self.joined[seat] > number or (last is not None and last < number)
+
+    def plays(self, seat, number):
+        """Whether seat plays round number (at the table and still in the game)."""
+        return not self.away(seat, number) and self.in_game(seat)
+
+    def seats_playing(self, number=None):
+        """The seats that play round number (by default the next one)."""
+        number = len(self.rounds) + 1 if number is None else number
+        return [s for s in range(self.n) if self.plays(s, number)]
+
+    def present(self):
+        """The seats that have not left (those still to sit down included)."""
+        return [s for s in range(self.n) if not self.gone(s)]
+
+    def joining_totals(self):
+        """The totals of the players still in after the rounds played (who played the last, did
+        not leave after it and are not out), that a player joining now starts from."""
+        number = len(self.rounds) + 1
+        return [self.totals[s] for s in self.seats_playing(number) if self.joined[s] < number]
+
+    def seat_joiners(self):
+        """Give each player who joins at the next round their start (players.md's late_start)."""
+        number = len(self.rounds) + 1
+        joiners = [s for s in range(self.n) if self.joined[s] == number > 1]
+        if joiners:
+            start = late_start_figure(self.options["late_start"], self.joining_totals())
+            for s in joiners:
+                self.start[s] = self.totals[s] = start
 
     def fork(self):
         """A copy to play more rounds on, leaving this table as it is: its lists and dicts are
@@ -254,9 +357,11 @@ class Table:
         return forked
 
     def add(self, round_result):
-        """Record a scored round and add its points to the totals."""
+        """Record a scored round and add its points to the totals (None: did not play)."""
         self.rounds.append(round_result)
-        self.totals = [t + p for t, p in zip(self.totals, round_result["points"])]
+        self.totals = [
+            t if p is None else t + p for t, p in zip(self.totals, round_result["points"])
+        ]
 
 
 class Game:
@@ -266,6 +371,9 @@ class Game:
     name = ""
     min_players = 2
     max_players = 2
+    # Whether a player may join after the first round or leave before the end (players.md);
+    # such a game has the option late_start.
+    seats_change = False
     options = ()
     # The keys a round entry may hold (any other is refused), each with what its value names:
     # "seat", "team", "number", or one of those "per_seat" / "per_team" (round history words).
@@ -327,6 +435,17 @@ class Game:
     def new_table(self, players, options):
         return Table(players, options)
 
+    def score_round(self, table, entry):
+        """Play entry as the next round: who plays it, their entries, the game's own rules;
+        then whoever joins at the round after it sits down with their start."""
+        number = len(table.rounds) + 1
+        table.playing = table.seats_playing(number)
+        check_who_plays(self, table, entry, number)
+        self.play(table, entry)
+        table.entries.append(entry)
+        if self.seats_change:
+            table.seat_joiners()
+
     def play(self, table, entry):
         """Validate one round entry and add its scored round to table (raise RulesError)."""
         raise NotImplementedError
@@ -334,6 +453,9 @@ class Game:
     def is_over(self, table):
         """True once the game's own end condition is met."""
         return False
+
+    def check_left(self, table):
+        """Refuse a leave the game's rules do not allow, once every round is played."""
 
     def winners(self, table):
         """Seats of the winners if the match ended now (it has at least one round)."""
@@ -354,9 +476,14 @@ class Game:
         winners = self.winners(table)
         others = [s for s in range(table.n) if s not in winners]
         totals = table.totals
-        low_first = bool(winners) and any(totals[s] > totals[winners[0]] for s in others)
+        staying = [s for s in others if not table.gone(s)]
+        low_first = bool(winners) and any(totals[s] > totals[winners[0]] for s in staying)
 
         def ahead(a, b):
+            """a is placed before b: a stayed while b left, or both did and a's total is
+            better."""
+            if table.gone(a) != table.gone(b):
+                return table.gone(b)
             return totals[a] < totals[b] if low_first else totals[a] > totals[b]
 
         return [
@@ -380,6 +507,38 @@ class Game:
         """Game-specific top-level result fields."""
         return {}
 
+    # ---- a seat added or taken away (players.md: a player joins at a seat of their own)
+    def with_seat(self, entry, seat):
+        """entry as it reads once a player sits down at seat: nothing for them in its per-seat
+        lists, and the seats from seat on numbered one further."""
+        return self.reseated(
+            entry,
+            lambda values: [*values[:seat], None, *values[seat:]],
+            lambda number: number + (number >= seat),
+        )
+
+    def without_seat(self, entry, seat):
+        """entry as it reads once the player at seat is taken away (their entries must be
+        None): the inverse of with_seat."""
+        return self.reseated(
+            entry,
+            lambda values: [*values[:seat], *values[seat + 1 :]],
+            lambda number: number - (number > seat),
+        )
+
+    def reseated(self, entry, lists, numbers):
+        """entry with its per-seat lists changed by lists and its seat numbers by numbers."""
+        if not isinstance(entry, dict):
+            return entry
+        moved = dict(entry)
+        for name, kind in self.entry_fields.items():
+            value = entry.get(name)
+            if kind == "per_seat" and isinstance(value, list):
+                moved[name] = lists(value)
+            elif kind == "seat" and is_whole(value):
+                moved[name] = numbers(value)
+        return moved
+
     # ---- entry forms (plain mappings of field name -> list of strings, no Django)
     def entry_from_form(self, form, table):
         """Turn a posted entry form into a round entry document."""
@@ -398,7 +557,7 @@ class Game:
         if not isinstance(entry, dict) or self.is_over(table):
             return None
         try:
-            self.play(table.fork(), entry)
+            self.score_round(table.fork(), entry)
         except RulesError as error:
             return error.phrase.params.get("seat")
         return None
@@ -418,6 +577,48 @@ class Game:
     def to_go(self, table, seat):
         """How far seat is from the match's end, in the game's terms (a Phrase), or None."""
         return None
+
+
+def check_who_plays(game, table, entry, number):
+    """Refuse round number when fewer than two play it, or when it holds an entry for a
+    player who is not at the table for it (not joined yet, or gone)."""
+    count = len(table.playing)
+    if count == 0:
+        raise RulesError(gettext_noop("nobody is playing; a round needs at least 2 players"))
+    if count == 1:
+        raise RulesError(gettext_noop("only 1 player is playing; a round needs at least 2"))
+    for name, kind in game.entry_fields.items():
+        values = entry.get(name)
+        if kind != "per_seat" or not isinstance(values, list) or len(values) != table.n:
+            continue  # the game says what is wrong with it
+        for seat, value in enumerate(values):
+            if value is not None and table.away(seat, number):
+                raise away_error(table, seat, number, ABSENT_ENTRY)
+
+
+# A player not at the table for a round: not joined yet, or gone (players.md's wording).
+ABSENT_ENTRY = {
+    "later": gettext_noop("%(name)s has not joined yet and has no entry"),
+    "gone": gettext_noop("%(name)s left after round %(last)s and has no entry"),
+}
+
+
+def away_error(table, seat, number, words):
+    """The RulesError for seat, not at the table for round number, in words (ABSENT_ENTRY's
+    keys: "later", "gone")."""
+    name = table.players[seat]
+    if table.joined[seat] > number:
+        return RulesError(words["later"], name=name, seat=seat)
+    return RulesError(words["gone"], name=name, last=table.left[seat], seat=seat)
+
+
+def best_of(table, best):
+    """The seats with the best total (best: max or min) among those who have not left."""
+    present = table.present()
+    if not present:
+        return []
+    top = best(table.totals[s] for s in present)
+    return [s for s in present if table.totals[s] == top]
 
 
 def rate_note(game, table, name):

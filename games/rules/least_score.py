@@ -1,12 +1,15 @@
 """Least Score: declare a low hand; penalties; elimination over a threshold."""
 
 from .base import (
+    LATE_START_LABELS,
     Game,
     Option,
     Phrase,
     RulesError,
     Table,
+    away_error,
     form_value,
+    late_start_option,
     listed,
     per_seat,
     points_to_go,
@@ -78,6 +81,13 @@ EXACT_PRESETS = (
 )
 
 
+# A declarer not at the table for the round (players.md).
+CANNOT_DECLARE = {
+    "later": _("%(name)s has not joined yet and cannot declare"),
+    "gone": _("%(name)s left after round %(last)s and cannot declare"),
+}
+
+
 class LeastScoreTable(Table):
     """Adds who is out (seat -> the round, from 1, in which that player went out) and each
     round's hand totals."""
@@ -87,8 +97,12 @@ class LeastScoreTable(Table):
         self.out = {}
         self.hands = []
 
+    def in_game(self, seat):
+        return seat not in self.out
+
     def still_in(self):
-        return [s for s in range(self.n) if s not in self.out]
+        """The seats neither out nor gone (those still to sit down included)."""
+        return [s for s in range(self.n) if s not in self.out and not self.gone(s)]
 
 
 def card_value(card):
@@ -147,13 +161,14 @@ def hand_card(text, name, s):
 
 
 def hand_totals(table, hands):
-    """Each seat's hand total (None for players who are out), checked against who is in."""
+    """Each seat's hand total (None for players who do not play the round: out, not joined
+    yet or gone), checked against who plays."""
     per_seat(hands, table.n, _("hands"))
     seen, totals = {}, []
     for s, hand in enumerate(hands):
         name = table.players[s]
-        if s in table.out:
-            if hand is not None:
+        if s not in table.playing:
+            if hand is not None:  # not joined or gone: refused before (check_who_plays)
                 raise RulesError(_("%(name)s is out and has no hand"), name=name, seat=s)
             totals.append(None)
         elif hand is None:
@@ -210,6 +225,7 @@ class LeastScore(Game):
     entry_fields = {"declarer": "seat", "hands": "per_seat"}
     name = _("Least Score")
     min_players, max_players = 2, 8
+    seats_change = True
     summary = _(
         "Declare when your hand is low. The declaration stands if nobody still in is lower: "
         "the declarer scores 0, everyone else their hand minus the declarer's. Otherwise the "
@@ -238,6 +254,7 @@ class LeastScore(Game):
         "zero": _("scores 0"),
         "hand": _("scores its hand"),
         "exact_totals": _("Totals that change when landed on exactly"),
+        **LATE_START_LABELS,
     }
     options = (
         Option(
@@ -321,6 +338,7 @@ class LeastScore(Game):
             variant=True,
             presets=EXACT_PRESETS,
         ),
+        late_start_option("highest"),
     )
 
     def check_options(self, options, n):
@@ -335,6 +353,9 @@ class LeastScore(Game):
 
     def play(self, table, entry):
         declarer = seat(entry.get("declarer"), table.n, _("the declarer"), _("Tap who declared."))
+        number = len(table.rounds) + 1
+        if table.away(declarer, number):
+            raise away_error(table, declarer, number, CANNOT_DECLARE)
         if declarer in table.out:
             raise RulesError(_("the declarer must be a player still in the game"))
         totals = hand_totals(table, entry.get("hands"))
@@ -358,13 +379,32 @@ class LeastScore(Game):
         after = [goes_to.get(t, t) if p > 0 else t for t, p in zip(landed, scored)]
         points = [a - t for a, t in zip(after, table.totals)]
         table.hands.append(totals)
-        table.add({"points": points, "scored": scored})
+        here = [not table.away(s, number) for s in range(table.n)]  # out players score 0
+        table.add(
+            {
+                "points": [p if at else None for p, at in zip(points, here)],
+                "scored": [p if at else None for p, at in zip(scored, here)],
+            }
+        )
         self.eliminate(table)
 
     def eliminate(self, table):
-        for s in table.still_in():
+        """Put out whoever played the round and passed (or reached) the threshold in it."""
+        for s in table.playing:
             if self.over_threshold(table.options, table.totals[s]):
                 table.out[s] = len(table.rounds)
+
+    def check_left(self, table):
+        """Leaving is not going out: nobody leaves after the round they went out in."""
+        for s, last in enumerate(table.left):
+            if s in table.out and last is not None and last > table.out[s]:
+                raise RulesError(
+                    _("%(name)s leaves after round %(last)s but went out in round %(out)s"),
+                    name=table.players[s],
+                    last=last,
+                    out=table.out[s],
+                    seat=s,
+                )
 
     @staticmethod
     def over_threshold(options, total):
@@ -387,15 +427,27 @@ class LeastScore(Game):
         left = table.still_in()
         if left:
             return [Phrase(_("Only %(name)s is left in"), name=table.players[left[0]])]
-        return [Phrase(_("Everyone left went out in the same round"))]
+        if self.out_last(table):
+            return [Phrase(_("Everyone left went out in the same round"))]
+        return [Phrase(_("Nobody is left at the table"))]
 
     def winners(self, table):
         """The lowest total still in; when every player still in went out in the last round,
-        the lowest among them."""
-        last = sorted(s for s, number in table.out.items() if number == len(table.rounds))
-        candidates = table.still_in() or last
+        the lowest among them (never a player who left)."""
+        candidates = table.still_in() or self.out_last(table)
+        if not candidates:
+            return []
         lowest = min(table.totals[s] for s in candidates)
         return [s for s in candidates if table.totals[s] == lowest]
+
+    @staticmethod
+    def out_last(table):
+        """The seats put out in the last round played that have not left."""
+        return sorted(
+            s
+            for s, number in table.out.items()
+            if number == len(table.rounds) and not table.gone(s)
+        )
 
     def chart_marks(self, table):
         threshold = table.options["threshold"]
@@ -407,7 +459,8 @@ class LeastScore(Game):
     def entry_from_form(self, form, table):
         """Fields: declarer (a seat); per seat hand-N (a total), or the cards: cards-N (picked,
         repeated) and cardtext-N (typed, separated by spaces or commas)."""
-        hands = [None if s in table.out else typed_hand(form, s) for s in range(table.n)]
+        playing = table.seats_playing()
+        hands = [typed_hand(form, s) if s in playing else None for s in range(table.n)]
         return {"declarer": whole_or_text(form_value(form, "declarer")), "hands": hands}
 
     def entry_context(self, table, entry=None):
@@ -444,6 +497,7 @@ class LeastScore(Game):
         return {
             "pickers": pickers,
             "out": sorted(table.out),
+            "playing": table.seats_playing(),
             "lowest": lowest_total(table.options),
             "invalid": self.invalid_seat(table, entry),
         }
@@ -485,7 +539,10 @@ class LeastScore(Game):
             for s, p in enumerate(scored)
             if p
         ]
-        before = [sum(r["points"][s] for r in table.rounds[:index]) for s in range(table.n)]
+        before = [
+            table.start[s] + sum(r["points"][s] or 0 for r in table.rounds[:index])
+            for s in range(table.n)
+        ]
         points = table.rounds[index]["points"]
         lines += [
             Phrase(

@@ -1,13 +1,16 @@
 """Score sheet: any other game, as points per player per round, totals and who wins."""
 
 from .base import (
+    LATE_START_LABELS,
     MAX_ROUNDS,
     Game,
     Option,
     Phrase,
     RulesError,
+    best_of,
     form_value,
     hands_played,
+    late_start_option,
     per_seat,
     points_to_go,
     rate_note,
@@ -31,6 +34,7 @@ class Sheet(Game):
     entry_fields = {"points": "per_seat"}
     name = _("Score sheet (any game)")
     min_players, max_players = 2, 20
+    seats_change = True
     summary = _(
         "For any other game: each round, type the points each player scored. The highest or "
         "the lowest total wins; a target or a number of hands ends the match, else close it by "
@@ -46,6 +50,7 @@ class Sheet(Game):
         "hands": _("How many rounds"),
         "zero_sum": _("Every round adds up to 0"),
         "stake": _("Money a point"),
+        **LATE_START_LABELS,
     }
     options = (
         Option(
@@ -92,6 +97,7 @@ class Sheet(Game):
             when=("zero_sum", (True,)),
             first=True,
         ),
+        late_start_option("zero"),
     )
 
     def check_options(self, options, n):
@@ -102,27 +108,37 @@ class Sheet(Game):
                 option=self.label("stake"),
                 other=self.label("zero_sum"),
             )
+        if options["zero_sum"] and options["late_start"] != "zero":
+            raise RulesError(
+                _("option '%(option)s' must be '%(value)s' on a zero-sum sheet"),
+                name="late_start",
+                option=self.label("late_start"),
+                value=self.choice_label("late_start", "zero"),
+            )
 
     def play(self, table, entry):
         points = per_seat(entry.get("points"), table.n, _("points"))
-        for seat, (name, scored) in enumerate(zip(table.players, points)):
+        for seat in table.playing:
+            name, scored = table.players[seat], points[seat]
             if scored is None:
                 raise RulesError(_("%(name)s's points are missing"), name=name, seat=seat)
             try:
                 whole(scored, -MOST, MOST, Phrase(_("%(name)s's points"), name=name))
             except RulesError as error:
                 raise RulesError(error.phrase.text, seat=seat, **error.phrase.params) from None
-        if table.options["zero_sum"] and sum(points):
-            raise RulesError(_("the points add up to %(total)s, not 0"), total=sum(points))
+        total = sum(points[seat] for seat in table.playing)
+        if table.options["zero_sum"] and total:
+            raise RulesError(_("the points add up to %(total)s, not 0"), total=total)
         table.add({"points": points})
 
     def entry_context(self, table, entry=None):
-        """The seat whose points a refused entry is about (its field is marked)."""
-        return {"invalid": self.invalid_seat(table, entry)}
+        """The seat whose points a refused entry is about (its field is marked), and the seats
+        that play the round (the others are not asked)."""
+        return {"invalid": self.invalid_seat(table, entry), "playing": table.seats_playing()}
 
     def is_over(self, table):
         target, hands = table.options["target"], table.options["hands"]
-        reached = target is not None and max(table.totals) >= target
+        reached = target is not None and any(table.totals[s] >= target for s in table.playing)
         return reached or (hands is not None and len(table.rounds) >= hands)
 
     def ending(self, table):
@@ -132,9 +148,8 @@ class Sheet(Game):
         return lines + hands_played(table, hands)
 
     def winners(self, table):
-        best = max if table.options["win"] == "high" else min
-        top = best(table.totals)
-        return [s for s, total in enumerate(table.totals) if total == top]
+        """The best total among the players who have not left."""
+        return best_of(table, max if table.options["win"] == "high" else min)
 
     def settle(self, table):
         if not table.options["zero_sum"]:
@@ -150,7 +165,13 @@ class Sheet(Game):
 
     def entry_from_form(self, form, table):
         """Fields: points-N, the points seat N scored, as typed ("-5" too)."""
-        return {"points": [whole_or_text(form_value(form, f"points-{s}")) for s in range(table.n)]}
+        playing = table.seats_playing()
+        return {
+            "points": [
+                whole_or_text(form_value(form, f"points-{s}")) if s in playing else None
+                for s in range(table.n)
+            ]
+        }
 
     def breakdown(self, table, index):
         """The points each player scored, on one line (those who scored none left out)."""
@@ -181,13 +202,13 @@ class Sheet(Game):
                     _("hand %(number)s of %(hands)s next"), number=number, hands=options["hands"]
                 )
             )
-        if options["target"] is not None:
-            top = max(table.totals)
+        if options["target"] is not None and table.present():
+            top = max(table.totals[s] for s in table.present())
             lines.append(
                 Phrase(
                     _("Highest total %(total)d (%(names)s): %(short)d short of %(target)d."),
                     total=top,
-                    names=[p for p, t in zip(table.players, table.totals) if t == top],
+                    names=[table.players[s] for s in table.present() if table.totals[s] == top],
                     short=options["target"] - top,
                     target=options["target"],
                 )

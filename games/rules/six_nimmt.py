@@ -4,15 +4,18 @@ from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 
 from .base import (
     CENT,
+    LATE_START_LABELS,
     MAX_ROUNDS,
     Game,
     Option,
     Phrase,
     RulesError,
     Table,
+    best_of,
     decimal,
     form_value,
     hands_played,
+    late_start_option,
     listed,
     needs_hands,
     per_seat,
@@ -38,7 +41,9 @@ class SixNimmtTable(Table):
         """Record a scored round; totals are summed in decimal so cents stay exact."""
         self.rounds.append(round_result)
         points = round_result["points"]
-        self.totals = [plain(decimal(t) + decimal(p)) for t, p in zip(self.totals, points)]
+        self.totals = [
+            t if p is None else plain(decimal(t) + decimal(p)) for t, p in zip(self.totals, points)
+        ]
 
 
 def bullheads_of(card):
@@ -79,10 +84,12 @@ def most_bullheads(n, high):
 
 
 def cards_taken(taken, table, high):
-    """Each seat's cards, checked: in 1..high, none twice, 10n - 16 to 10n in all."""
+    """Each seat's cards, checked: in 1..high, none twice, 10n - 16 to 10n in all (n: the
+    players playing the hand)."""
     per_seat(taken, table.n, _("the cards taken"))
     seen = set()
-    for name, cards in zip(table.players, taken):
+    for seat in table.playing:
+        name, cards = table.players[seat], taken[seat]
         if not isinstance(cards, list):
             raise RulesError(_("%(name)s's cards must be a list of card numbers"), name=name)
         for card in cards:
@@ -90,7 +97,8 @@ def cards_taken(taken, table, high):
             if card in seen:
                 raise RulesError(_("card %(card)s was taken twice"), card=card)
             seen.add(card)
-    low, most = fewest_taken(table.n), 10 * table.n
+    n = len(table.playing)
+    low, most = fewest_taken(n), 10 * n
     if not low <= len(seen) <= most:
         raise RulesError(
             _("a hand's players take %(low)s to %(high)s cards in all, not %(count)s"),
@@ -104,15 +112,18 @@ def cards_taken(taken, table, high):
 def bullhead_counts(counts, table, high):
     """Each seat's typed bullheads, checked against what one hand can hold."""
     per_seat(counts, table.n, _("the bullheads"))
-    low, most = fewest_taken(table.n), most_bullheads(table.n, high)
-    for name, count in zip(table.players, counts):
-        whole(count, 0, most, Phrase(_("%(name)s's bullheads"), name=name))
-    if not low <= sum(counts) <= most:
+    n = len(table.playing)
+    low, most = fewest_taken(n), most_bullheads(n, high)
+    for seat in table.playing:
+        name = table.players[seat]
+        whole(counts[seat], 0, most, Phrase(_("%(name)s's bullheads"), name=name))
+    total = sum(counts[seat] for seat in table.playing)
+    if not low <= total <= most:
         raise RulesError(
             _("a hand's bullheads add up to %(low)s to %(high)s in all, not %(total)s"),
             low=low,
             high=most,
-            total=sum(counts),
+            total=total,
         )
     return counts
 
@@ -134,11 +145,19 @@ def ranking_points(counts, options):
     return [plain(share) if c == fewest else -1 - losing.index(c) for c in counts]
 
 
+def ranked_among(counts, seats, options):
+    """Ranking points from the counts of seats alone (the others: None), the pool by their
+    number."""
+    points = dict(zip(seats, ranking_points([counts[s] for s in seats], options))) if seats else {}
+    return [points.get(s) for s in range(len(counts))]
+
+
 class SixNimmt(Game):
     slug = "six_nimmt"
     entry_fields = {"taken": "per_seat", "bullheads": "per_seat"}
     name = _("6 nimmt!")
     min_players, max_players = 2, 10
+    seats_change = True
     summary = _(
         "Each hand every player plays 10 numbered cards onto four rows; placing a row's sixth "
         "card, or a card too low for every row, takes cards and their bullheads. Fewer bullheads "
@@ -163,6 +182,7 @@ class SixNimmt(Game):
         "competition": _("the next skips a place"),
         "dense": _("the next takes the next place"),
         "hands": _("How many hands"),
+        **LATE_START_LABELS,
     }
     options = (
         Option(
@@ -222,6 +242,7 @@ class SixNimmt(Game):
             high=MAX_ROUNDS,
             when=("end", ("hand", "hands")),
         ),
+        late_start_option("highest"),
     )
 
     def check_options(self, options, n):
@@ -236,14 +257,14 @@ class SixNimmt(Game):
             raise RulesError(_("enter the cards taken or the bullheads, not both"))
         if taken is None and counts is None:
             raise RulesError(_("enter the cards or the bullheads each player took"))
-        high = highest_card(table.options, table.n)
+        high = highest_card(table.options, len(table.playing))
         if taken is not None:
             taken = cards_taken(taken, table, high)
-            counts = [bullheads_in(cards) for cards in taken]
+            counts = [None if cards is None else bullheads_in(cards) for cards in taken]
         else:
             counts = bullhead_counts(counts, table, high)
         if table.options["end"] == "hand":
-            points = ranking_points(counts, table.options)
+            points = ranked_among(counts, table.playing, table.options)
         else:
             points = counts
         table.taken.append(taken)
@@ -252,7 +273,7 @@ class SixNimmt(Game):
     def is_over(self, table):
         options = table.options
         if options["end"] == "66":
-            return any(total >= options["limit"] for total in table.totals)
+            return any(table.totals[s] >= options["limit"] for s in table.playing)
         return options["hands"] is not None and len(table.rounds) >= options["hands"]
 
     def ending(self, table):
@@ -263,9 +284,8 @@ class SixNimmt(Game):
         return hands_played(table, options["hands"])
 
     def winners(self, table):
-        best = max if table.options["end"] == "hand" else min
-        top = best(table.totals)
-        return [s for s, total in enumerate(table.totals) if total == top]
+        """The best total among the players who have not left."""
+        return best_of(table, max if table.options["end"] == "hand" else min)
 
     def chart_marks(self, table):
         if table.options["end"] != "66":
@@ -275,7 +295,7 @@ class SixNimmt(Game):
 
     def extra(self, table, finished):
         if finished and table.options["end"] != "hand":
-            return {"ranking_points": ranking_points(table.totals, table.options)}
+            return {"ranking_points": ranked_among(table.totals, table.present(), table.options)}
         return {}
 
     def entry_from_form(self, form, table):
@@ -285,12 +305,15 @@ class SixNimmt(Game):
         spaces or commas. bullheads-N: the bullheads seat N took, typed. mode says which of the
         two is used; without it, the cards when any taken-N holds a number, else the bullheads.
         """
+        playing = table.seats_playing()
         taken = [
             [
                 whole_or_text(text)
                 for value in form.get(f"taken-{s}") or []
                 for text in listed(value)
             ]
+            if s in playing
+            else None
             for s in range(table.n)
         ]
         mode = form_value(form, "mode")
@@ -299,20 +322,26 @@ class SixNimmt(Game):
         if mode == "cards":
             return {"taken": taken}
         return {
-            "bullheads": [whole_or_text(form_value(form, f"bullheads-{s}")) for s in range(table.n)]
+            "bullheads": [
+                whole_or_text(form_value(form, f"bullheads-{s}")) if s in playing else None
+                for s in range(table.n)
+            ]
         }
 
     def entry_context(self, table, entry=None):
         """One number pad per player for the entry form, refilled from entry: every card in play
         with its bullheads, checked when that player took it, elsewhere when another player did;
         and the bullheads of the player's checked cards."""
-        in_play = range(1, highest_card(table.options, table.n) + 1)
+        playing = table.seats_playing()
+        in_play = range(1, highest_card(table.options, len(playing)) + 1)
         taken = entry.get("taken") if isinstance(entry, dict) else None
         if not isinstance(taken, list) or len(taken) != table.n:
             taken = [[] for _ in table.players]
-        ticked = [set(in_play).intersection(cards) for cards in taken]
+        ticked = [set(in_play).intersection(c if isinstance(c, list) else []) for c in taken]
         pads = []
         for seat, name in enumerate(table.players):
+            if seat not in playing:
+                continue
             others = set().union(*(t for s, t in enumerate(ticked) if s != seat))
             pads.append(
                 {
@@ -330,7 +359,7 @@ class SixNimmt(Game):
                     ],
                 }
             )
-        return {"pads": pads}
+        return {"pads": pads, "playing": playing}
 
     def breakdown(self, table, index):
         """Each player's bullheads that hand (and the cards, when entered; nothing for a player
@@ -339,7 +368,7 @@ class SixNimmt(Game):
         phrases = []
         for s, name in enumerate(table.players):
             count = scored["bullheads"][s]
-            if count == 0:
+            if not count:  # none taken, or not playing the hand
                 continue
             if taken is None:
                 phrases.append(
@@ -365,6 +394,7 @@ class SixNimmt(Game):
                     points=points,
                 )
                 for name, points in zip(table.players, scored["points"])
+                if points is not None
             ]
         return phrases
 
@@ -379,9 +409,8 @@ class SixNimmt(Game):
         """The cards in play, then which hand is next (the standings say how far each player
         is from the limit)."""
         options = table.options
-        phrases = [
-            Phrase(_("cards 1 to %(high)s are in play"), high=highest_card(options, table.n))
-        ]
+        high = highest_card(options, len(table.seats_playing()))
+        phrases = [Phrase(_("cards 1 to %(high)s are in play"), high=high)]
         return phrases if options["end"] == "66" else phrases + self.next_hand(table)
 
     @staticmethod

@@ -43,7 +43,8 @@ def offline_state(context):
         state.update(appended)
     else:
         state["day"] = match.day.isoformat()  # on the result card (games/cards.py)
-        state["document"] = match.document(context["table"].entries)
+        entries = context["table"].entries
+        state["document"] = match.document(entries, context["numbers"][: len(entries)])
         state["numbers"] = context["numbers"]
         state["last"] = context["last"]
         state["deleted"] = context["deleted"]

@@ -196,9 +196,19 @@ def score_row(row, edit_url, edit_title):
         place = f'<a href="{edit_url}{row["number"]}/" title="{edit_title}">{place}</a>'
     cells = "".join(
         f"<td>{signed(points)}<small>{total_shown(total)}</small></td>"
+        if points is not None
+        else away_cell()
         for points, total in row["cells"]
     )
     return f'<tr><th scope="row">{place}</th>{cells}</tr>'
+
+
+AWAY = gettext_noop("did not play")
+
+
+def away_cell():
+    """The cell of a player who did not play the round (not joined yet, or gone)."""
+    return f'<td class="away" title="{escape(gettext(AWAY))}">–</td>'
 
 
 def total_shown(total):

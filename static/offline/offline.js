@@ -23,7 +23,8 @@ import { takePageState, takeState } from "./base.js";
 import { manifest } from "./engine.js";
 import * as kept from "./kept.js";
 import {
-  canKeep, canScore, changeHere, handledHere, openRound, previewHere, saveHere, showMatch, startEngine,
+  canKeep, canScore, changeHere, handledHere, openRound, openSeats, previewHere, saveHere, showMatch,
+  startEngine,
 } from "./scoring.js";
 import { asking, canAsk, notSaved, showBody, tellSent, update } from "./screen.js";
 import { sendAll } from "./outbox.js";
@@ -116,18 +117,23 @@ document.addEventListener("htmx:afterSettle", (event) => {
 // own error page: it stays put, under the note that says the phone is offline.
 const changedHere = () => canScore() && canAsk && !asking() && (offline() || phone.pending.length > 0);
 const ROUND = /^\/m\/[^/]+\/rounds\/(\d+)\/$/;
-const CHANGE = /\/(rounds\/\d+\/((delete|restore)\/)?|close\/)$/;
+const SEATS = /^\/m\/[^/]+\/(join|leave)\/$/; // someone joins or leaves (games/seats.py)
+const CHANGE = /\/(rounds\/\d+\/((delete|restore)\/)?|close\/|join\/|leave\/)$/;
 
 document.addEventListener("click", (event) => {
   const link = event.target.closest && event.target.closest("#match-body a[href]");
   if (!link) return;
   const round = ROUND.exec(new URL(link.href).pathname);
+  const seats = SEATS.exec(new URL(link.href).pathname);
   if (link.matches("[data-offline-back]")) {
     event.preventDefault();
     showMatch();
   } else if (round && changedHere()) {
     event.preventDefault();
     openRound(Number(round[1]));
+  } else if (seats && changedHere()) {
+    event.preventDefault();
+    openSeats(seats[1]);
   } else if (offline()) {
     event.preventDefault();
   }
@@ -138,7 +144,7 @@ document.addEventListener("submit", (event) => {
   if (!form.closest("#match-body") || !CHANGE.test(new URL(form.action).pathname) || !changedHere()) return;
   event.preventDefault();
   event.stopPropagation(); // nor sent by htmx (the Undo after a save: partials/undo.html)
-  changeHere(form);
+  changeHere(form, event.submitter);
 }, true);
 
 window.addEventListener("online", () => {

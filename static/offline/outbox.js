@@ -77,6 +77,8 @@ function landedOf(pending, server) {
       restore: () => at.has(record.number),
       change: () => before && holds(record),
       close: () => before && Boolean(server.document.closed) === record.closed,
+      join: () => before && server.document.players.includes(record.name),
+      leave: () => before && Object.hasOwn(server.document.left || {}, record.name),
     }[record.kind || "round"]();
     if (done) landed.push(record);
     before = before && done;
@@ -92,7 +94,10 @@ export function compared(pending, base, server) {
   const ours = new Set(landed.filter((record) => record.kind)
     .map((record) => (record.kind === "close" ? "closed" : record.number)));
   const keys = pending.filter((record) => !record.kind).map((record) => record.key);
-  return { landed, rest, changes: changesBetween(base, server, keys, ours) };
+  // A version for each record that landed, and no other: nothing else changed meanwhile (a
+  // join or leave of this phone's moves every round to its new seats, which is no change).
+  const alone = server.version - base.version === landed.length;
+  return { landed, rest, changes: alone ? [] : changesBetween(base, server, keys, ours) };
 }
 
 // The match as the server has it now (its offline state).
@@ -125,6 +130,7 @@ function urlOf(record, publicId) {
     round: `${match}rounds/`, change: `${match}rounds/${record.number}/`,
     delete: `${match}rounds/${record.number}/delete/`,
     restore: `${match}rounds/${record.number}/restore/`, close: `${match}close/`,
+    join: `${match}join/`, leave: `${match}leave/`,
   }[record.kind || "round"];
 }
 
@@ -135,7 +141,7 @@ export async function post(record, version, publicId) {
   record.fields.forEach(([name, value]) => {
     if (name !== "version" && name !== "entry_key") form.append(name, value);
   });
-  if (!record.kind) form.append("entry_key", record.key);
+  if (record.key) form.append("entry_key", record.key); // a round's, a join's or a leave's
   form.append("version", String(version));
   const response = await postForm(urlOf(record, publicId), form, record.fields);
   if (response.type === "opaqueredirect" || response.ok) return null;

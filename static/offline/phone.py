@@ -30,7 +30,14 @@ def setup(root):
     root = Path(root)
     # games.urls names the views the templates link to, and games/templatetags/tables.py
     # imports the models; on the phone none of them is ever called.
-    stubbed = ("games.views", "games.records", "games.offline", "games.tables", "games.models")
+    stubbed = (
+        "games.views",
+        "games.records",
+        "games.offline",
+        "games.tables",
+        "games.models",
+        "games.seats",
+    )
     for name in stubbed:
         stub = types.ModuleType(name)
         stub.__getattr__ = lambda attribute: _nothing
@@ -89,26 +96,62 @@ class Match:
         self.day = date.fromisoformat(state["day"]) if state.get("day") else None
 
 
-def changed(state, changes):
-    """(document, numbers, deleted): the rounds the server had with the phone's changes to them
-    applied in order (a change puts its entry in place of round number, a delete takes it out, a
-    restore puts a deleted round back in its place, a close closes or reopens the match), and
-    {number: entry} of the rounds deleted then (a base kept before the state listed the deleted
-    rounds has none)."""
-    rounds = dict(zip(state["numbers"], state["document"]["rounds"]))
-    deleted = {gone["number"]: gone["entry"] for gone in state.get("deleted", [])}
-    closed = bool(state["document"].get("closed"))
-    for change in changes:
-        if change["kind"] == "close":
-            closed = bool(change["closed"])
-        elif change["kind"] == "delete" and change["number"] in rounds:  # (gone meanwhile: asked)
-            deleted[change["number"]] = rounds.pop(change["number"])
-        elif change["kind"] == "restore":
-            rounds = restored(rounds, deleted, change["number"])
-        elif change["number"] in rounds:
-            rounds[change["number"]] = change["entry"]
-    document = {**state["document"], "rounds": list(rounds.values()), "closed": closed}
-    return document, list(rounds), deleted
+def match_now(request):
+    """(document, numbers, last, deleted) of the match as the phone has it: the rounds the
+    server had with the phone's changes applied in the order they were made, among the rounds
+    entered on the phone, numbered as the server will number them (a change puts its entry in
+    place of round number, a delete takes it out, a restore puts a deleted round back in its
+    place, a close closes or reopens the match, a join seats a player for the next round, a
+    leave lets one go after the last; each change came after the first `after` rounds entered
+    here); and the rounds deleted ({"number", "entry"}; a base kept before the state listed
+    the deleted rounds has none)."""
+    from games import screen
+
+    state, pending = request["state"], request.get("pending", [])
+    changes = request.get("changes", [])
+    now = {
+        "document": dict(state["document"]),
+        "rounds": dict(zip(state["numbers"], state["document"]["rounds"])),
+        "deleted": {gone["number"]: gone["entry"] for gone in state.get("deleted", [])},
+    }
+    numbers = screen.next_numbers(state["last"], len(pending))
+    for k in range(len(pending) + 1):
+        for change in changes:
+            if change.get("after", 0) == k:
+                apply(now, change)
+        if k < len(pending):
+            now["rounds"][numbers[k]] = pending[k]
+    document = {**now["document"], "rounds": list(now["rounds"].values())}
+    gone = [{"number": number, "entry": entry} for number, entry in sorted(now["deleted"].items())]
+    return document, list(now["rounds"]), max([state["last"], *numbers]), gone
+
+
+def apply(now, change):
+    """One change made on the phone, applied to the match as it has it (match_now's now:
+    {"document", "rounds": {number: entry}, "deleted": {number: entry}})."""
+    from games import rules, screen
+
+    rounds, deleted, kind = now["rounds"], now["deleted"], change["kind"]
+    if kind == "close":
+        now["document"]["closed"] = bool(change["closed"])
+    elif kind == "delete" and change["number"] in rounds:  # (gone meanwhile: asked)
+        deleted[change["number"]] = rounds.pop(change["number"])
+    elif kind == "restore":
+        now["rounds"] = restored(rounds, deleted, change["number"])
+    elif kind in ("join", "leave"):
+        document = {**now["document"], "rounds": list(rounds.values())}
+        if kind == "join":
+            document = screen.with_joiner(
+                document, change["name"], change["seat"], change["late_start"]
+            )
+            game = rules.get_game(document["game"])
+            now["deleted"] = {n: game.with_seat(e, change["seat"]) for n, e in deleted.items()}
+        else:
+            document = screen.with_leaver(document, change["name"])
+        now["rounds"] = dict(zip(rounds, document.pop("rounds")))
+        now["document"] = document
+    elif change["number"] in rounds:
+        rounds[change["number"]] = change["entry"]
 
 
 def restored(rounds, deleted, number):
@@ -117,20 +160,6 @@ def restored(rounds, deleted, number):
     if number not in deleted:
         return rounds
     return dict(sorted({**rounds, number: deleted.pop(number)}.items()))
-
-
-def match_now(request):
-    """(document, numbers, last, deleted) of the match as the phone has it: the rounds the
-    server had with the phone's changes, then the rounds entered on the phone, numbered as the
-    server will number them; and the rounds deleted ({"number", "entry"})."""
-    from games import screen
-
-    state, pending = request["state"], request.get("pending", [])
-    document, numbers, deleted = changed(state, request.get("changes", []))
-    document["rounds"] += pending
-    numbers += screen.next_numbers(state["last"], len(pending))
-    gone = [{"number": number, "entry": entry} for number, entry in sorted(deleted.items())]
-    return document, numbers, max([state["last"], *numbers]), gone
 
 
 def board(request):
@@ -344,6 +373,100 @@ def refused(document, kind, language):
         with translation.override(language):
             return words.get(kind, screen.refusal)(error)
     return None
+
+
+def seats(request_text):
+    """Someone joins or leaves on the phone (games.seats's join and leave, with the same form,
+    checks and words): {"html": the form's next step, or refilled with why it is refused
+    (games/partials/offline_seats.html)}; once it is confirmed and the engine takes the match
+    with it, {"change": {"kind", "name", "seat", "late_start"}, "said": it in one line, "html":
+    the match body}."""
+    from django.utils import translation
+
+    from games import rules, screen
+
+    request = json.loads(request_text)
+    request.setdefault("pending", [])
+    language = request.get("language", "en")
+    drawn = board(request)
+    values = {
+        "match": Match(request["state"], drawn["closed"]),
+        "game": drawn["game"],
+        "kind": request["kind"],
+        "csrf_token": request["csrf"],
+    }
+    with translation.override(language):
+        try:
+            change = (joining if request["kind"] == "join" else leaving)(request, drawn, values)
+        except rules.RulesError as error:
+            values["error"] = screen.refusal(error)
+            if "form" in values:
+                values["form"].add_error("name", values.pop("error"))
+            change = None
+    if change is None:
+        return json.dumps({"html": render("games/partials/offline_seats.html", values, language)})
+    return seated(request, change, language)
+
+
+def joining(request, drawn, values):
+    """The join posted (the form's next step drawn into values, None), checked as the server
+    checks it: {"kind", "name", "seat", "late_start"} once confirmed; else a RulesError."""
+    from django.utils.datastructures import MultiValueDict
+
+    from games import rules, screen
+    from games.forms import join_form
+
+    posted = form_lists(request.get("form") or [])
+    version, data = request["state"]["version"], MultiValueDict(posted) if posted else None
+    form = join_form(drawn, version, request["entry_key"], data)
+    values.update(form=form, drawn=drawn)
+    step = form.step(posted)
+    if step != "done":
+        values["confirming"] = form.confirming() if step == "confirm" else None
+        return None
+    data = form.cleaned_data
+    name = rules.clean_name(data["name"])
+    screen.check_join(drawn, data["seat"])
+    document = match_now(request)[0]
+    rules.replay(screen.with_joiner(document, name, data["seat"], data["late_start"]))
+    return {"kind": "join", "name": name, "seat": data["seat"], "late_start": data["late_start"]}
+
+
+def leaving(request, drawn, values):
+    """The leave posted (the list of who can leave drawn into values, None), checked as the
+    server checks it: {"kind", "name"}; else a RulesError."""
+    from games import rules, screen
+
+    values.update(leavers=screen.leavers(drawn), entry_key=request["entry_key"])
+    values["version"] = request["state"]["version"]
+    posted = form_lists(request.get("form") or [])
+    if "name" not in posted:
+        return None
+    name = screen.check_leave(drawn, posted["name"][0])
+    played = rules.replay(screen.with_leaver(match_now(request)[0], name))
+    refusal = screen.going_on(*played, name)
+    if refusal is not None:
+        raise refusal
+    return {"kind": "leave", "name": name}
+
+
+def seated(request, change, language):
+    """The answer to a join or leave taken on the phone: the change, it said in one line, and
+    the match body drawn with it (its Undo needs the server: partials/undo.html)."""
+    from django.utils import translation
+
+    from games.changes import seat_words
+    from games.templatetags.scorekeeper import phrase
+
+    request["changes"] = [*request.get("changes", []), {**change, "after": len(request["pending"])}]
+    request["entry_key"] = request.get("next_key") or request["entry_key"] + "-next"  # the form's
+    values = context(request)
+    words = seat_words(values["table"], change["kind"], change["name"])
+    values["said"] = {"words": words}
+    html = render("games/partials/match_body.html", values, language)
+    with translation.override(language):
+        said = f"<li>{phrase(words)}</li>"  # as a question shows a round's lines (screen.js)
+    return json.dumps({"change": change, "said": said, "html": html}, ensure_ascii=False)
 
 
 def said(game, players, entry, breakdown, language):

@@ -12,7 +12,8 @@ import { newKey, phone, serial, warn } from "./state.js";
 function payload(extra) {
   const worked = phone.pending.filter((record) => !record.kind && record.entry);
   const changes = phone.pending.filter((record) => record.kind)
-    .map(({ kind, number, entry, closed }) => ({ kind, number, entry, closed }));
+    .map(({ kind, number, entry, closed, name, seat, late_start, after }) => (
+      { kind, number, entry, closed, name, seat, late_start, after }));
   return JSON.stringify({
     state: phone.base, pending: worked.map((record) => record.entry), changes, csrf: csrf(),
     entry_key: newKey(), language: phone.language, show_all: phone.showAll, ...extra,
@@ -218,11 +219,47 @@ function changeOf(form, fields) {
   return kind ? { kind: kind[1], number } : { kind: "change", number, form: fields };
 }
 
+// The rounds entered here that wait, worked out or not: a change made now comes after them.
+const roundsWaiting = () => phone.pending.filter((record) => !record.kind).length;
+
+// Someone joins or leaves (kind), the form drawn here in place of the match body.
+export function openSeats(kind) {
+  return serial(async () => {
+    showBody(JSON.parse(await engine.call("seats", payload({ kind }))).html);
+    window.scrollTo(0, 0);
+    update();
+  }).catch(warn);
+}
+
+// A step of the join or leave form (kind) posted here: the next step drawn, or once it is
+// confirmed and the engine takes it, kept to be sent in order with the rounds (under the
+// form's entry key: the server joins once however often it is sent) and the match drawn with
+// it, said in one line.
+function seatsHere(kind, fields) {
+  const key = (fields.find(([name]) => name === "entry_key") || [])[1] || newKey();
+  return serial(async () => {
+    const asked = payload({ kind, form: fields, entry_key: key, next_key: newKey() });
+    const answer = JSON.parse(await engine.call("seats", asked));
+    if (answer.change) {
+      await keepWaiting({
+        ...answer.change, match: phone.publicId, key, fields,
+        version: phone.base.version, after: roundsWaiting(), lines: answer.said, at: Date.now(),
+      });
+      kept.views.put(phone.publicId, answer.html).catch(warn);
+    }
+    showBody(answer.html);
+    window.scrollTo(0, 0);
+    update();
+  }).catch(warn);
+}
+
 // A change made here from a round's form, the close form or a deleted round's, checked by the
 // engine: kept to be sent in order with the new rounds and the match drawn with it, else the
 // round's form (or the match) drawn with why, in the server's words.
-export function changeHere(form) {
+export function changeHere(form, submitter = null) {
   const fields = fieldsOf(null, form);
+  const seats = /\/(join|leave)\/$/.exec(new URL(form.action).pathname);
+  if (seats) return seatsHere(seats[1], fieldsOf({ formData: new FormData(form, submitter) }));
   const change = changeOf(form, fields);
   if (change.kind === "delete" && change.number > phone.base.last) return dropWaiting(change.number);
   if (change.kind === "change" && change.number > phone.base.last) return replaceWaiting(change, fields);
@@ -231,7 +268,7 @@ export function changeHere(form) {
     if (!answer.error) {
       await keepChange({
         ...answer.change, match: phone.publicId, fields, version: phone.base.version,
-        position: answer.position, lines: answer.lines, at: Date.now(),
+        position: answer.position, lines: answer.lines, after: roundsWaiting(), at: Date.now(),
       });
       kept.views.put(phone.publicId, answer.html).catch(warn);
     }

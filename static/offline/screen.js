@@ -174,6 +174,7 @@ function side(heading, lines) {
 function choices(words, kind, inPlace, addAs) {
   if (kind === "delete") return [words.yoursDelete, words.deleteIt, words.keep];
   if (kind === "restore") return [words.yoursRestore, words.restoreIt, words.drop];
+  if (kind === "join" || kind === "leave") return [words.yoursSeats, words.send, words.drop];
   const add = words.add.replace("%(number)s", addAs);
   if (kind === "change") return [words.yoursChange, inPlace ? words.put : add, inPlace ? words.dropYours : words.drop];
   return [words.yours, add, words.drop];
