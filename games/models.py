@@ -11,7 +11,7 @@ import secrets
 from contextlib import contextmanager
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -420,6 +420,9 @@ class Result(models.Model):
     )
     version = models.PositiveIntegerField(default=0)  # the match's version it was scored at
     finished = models.BooleanField(default=False)  # a table's match in play: one not finished
+    # When the match ended (None while it is in play): a table rates its matches in that order.
+    # A change to a match that has ended and still has keeps it; reopened, it ends anew.
+    ended = models.DateTimeField(null=True, blank=True)
     # {"players", "rounds", "finished", "winners", "places", "settlement"}: one document, read
     # in one piece (a table's page reads 500 of them).
     kept = models.JSONField(default=dict)
@@ -431,9 +434,11 @@ class Result(models.Model):
     def keep(cls, match, version, game, table, closed):
         """Write what the match scores at version (the engine's table after its rounds)."""
         kept = ledger.kept(game, table, closed)
+        now = timezone.now() if kept["finished"] else None
         row = {"version": version, "finished": kept["finished"], "kept": kept}
-        if not cls.objects.filter(match=match).update(**row):
-            cls.objects.create(match=match, **row)
+        ended = Coalesce("ended", Value(now)) if now else None
+        if not cls.objects.filter(match=match).update(**row, ended=ended):
+            cls.objects.create(match=match, **row, ended=now)
 
 
 class Round(models.Model):
@@ -540,17 +545,18 @@ class Table(models.Model):
 
     def played(self):
         """Each of the table's matches in play order, as the ledger reads it: {"match" (its id,
-        links, when it started), "date" (its evening's), "result" (its stored Result's fields,
-        with its game)}: one query, no round replayed."""
-        links = ("pk", "public_id", "watch_id", "created")
-        rows = self.matches.order_by("created", "pk").values_list(*links, "game", "result__kept")
+        links, when it started and ended, its options), "date" (its evening's), "result" (its
+        stored Result's fields, with its game)}: one query, no round replayed."""
+        fields = ("pk", "public_id", "watch_id", "created", "result__ended", "options")
+        rows = self.matches.order_by("created", "pk").values_list(*fields, "game", "result__kept")
         rows = list(rows)
         days = ledger.evenings_of([timezone.localtime(row[3]) for row in rows])
+        named = ("pk", "public_id", "watch_id", "created", "ended", "options")
         return [
             {
-                "match": dict(zip(links, row)),
+                "match": dict(zip(named, row)),
                 "date": day,
-                "result": {"game": row[4], **row[5]},
+                "result": {"game": row[6], **row[7]},
             }
             for row, day in zip(rows, days)
         ]
