@@ -16,9 +16,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import ledger, rules
+from games import ledger, ratings, rules
 from games.forms import MAX_PEOPLE
-from games.memo import board, keep_board
+from games.memo import board, drawn, keep_board
 from games.rules.base import plain
 from games.screen import next_numbers, next_round, replayed, table_before
 
@@ -560,6 +560,11 @@ class Table(models.Model):
             }
             for row, day in zip(rows, days)
         ]
+
+    def season(self, state, played):
+        """Its ratings (games/ratings.py Season) at state (state_of), from played (played()):
+        worked out once per state, for its page, its people's pages, its board and its export."""
+        return drawn(("season", self.pk, state), lambda: ratings.Season(self.people, played))
 
     def unknown(self, names):
         """The names that are none of the table's people, compared as the engine compares."""

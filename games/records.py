@@ -296,11 +296,12 @@ def store(document, regulars=None, created=None):
 # ---- a regulars' table: its export and import
 
 
-def table_json(table, played):
+def table_json(table, played, season):
     """The table's JSON document: its name, people, live payments, what the ledger sums of them
-    (balances, settlement, which an import sums anew) and its matches (played), each as a match
-    exports, with its evening's date. Each round's entry is spliced in as the database keeps its
-    text: the rounds (nearly all of the file) are neither decoded nor replayed."""
+    (balances, settlement) and its ratings (season), which an import works out anew, and its
+    matches (played) in the order they are rated, each as a match exports, with its evening's
+    date and, where it is rated, its places. Each round's entry is spliced in as the database
+    keeps its text: the rounds (nearly all of the file) are neither decoded nor replayed."""
     payments = list(table.payments.filter(deleted=None))
     summed = ledger.ledger(table.people, played, [p.as_paid() for p in payments])
     head = {
@@ -308,9 +309,11 @@ def table_json(table, played):
         "people": table.people,
         "payments": [p.document() for p in payments],
         **summed,
+        "ratings": season.document(),
     }
     dates = {m["match"]["pk"]: m["date"].isoformat() for m in played}
-    stored = table.matches.filter(pk__in=dates).order_by("created", "pk")
+    rated_first = {pk: k for k, pk in enumerate(season.order)}
+    stored = sorted(table.matches.filter(pk__in=dates), key=lambda m: rated_first[m.pk])
     live = Round.objects.filter(match__in=stored, deleted=None).order_by("match", "number")
     texts = live.values_list(
         "match", Cast("entry", TextField())
@@ -320,10 +323,19 @@ def table_json(table, played):
         for match_id, found in groupby(texts, key=itemgetter(0))
     }
     matches = [
-        with_array({**m.document([]), "date": dates[m.pk]}, "rounds", rounds.get(m.pk, ""))
+        with_array(
+            {**m.document([]), **rated(season, m.pk), "date": dates[m.pk]},
+            "rounds",
+            rounds.get(m.pk, ""),
+        )
         for m in stored
     ]
     return with_array(head, "matches", ",".join(matches))
+
+
+def rated(season, pk):
+    """{"places": {name: place}} of a match the season rated, else nothing."""
+    return {"places": season.rated[pk][1]} if pk in season.rated else {}
 
 
 def with_array(document, key, items):
@@ -337,12 +349,14 @@ def with_array(document, key, items):
 def table_export_json(request, public_id):
     """The table as its JSON document, made once per table state."""
     table = get_table(public_id)
+    state = Table.state_of("public_id", public_id)
 
     def draw():
-        text = table_json(table, table.played())
+        played = table.played()
+        text = table_json(table, played, table.season(state, played))
         return Download(text, f"{table_file(table)}.table.json", "application/json")
 
-    key = ("table.json", public_id, Table.state_of("public_id", public_id))
+    key = ("table.json", public_id, state)
     return memo.drawn(key, draw).response(request)
 
 

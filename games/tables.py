@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import cards, ledger, memo, rules
+from games import cards, ledger, memo, ratings, rules
 from games.changes import setup_lines
 from games.chart import balance_charts
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
@@ -32,6 +32,7 @@ from games.forms import (
 )
 from games.links import get_table, remember, share_page
 from games.models import Match, Payment, Refused, SetupChange, Table, Unknown
+from games.season import Links, decimals, leaderboards
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
 
@@ -86,7 +87,11 @@ def drawn_table(request, link, token, state):
     def draw():
         table = Table.objects.get(**{link: token})
         context = table_context(
-            table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
+            table,
+            link == "public_id",
+            entry_key=KEY_SLOT,
+            every_evening=every_evening,
+            state=state,
         )
         html = render_to_string("games/table.html", {**context, "csrf_token": CSRF_SLOT}, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
@@ -97,12 +102,23 @@ def drawn_table(request, link, token, state):
 
 
 def table_context(
-    table, can_score, pay_form=None, take_form=None, entry_key=None, every_evening=False
+    table,
+    can_score,
+    pay_form=None,
+    take_form=None,
+    entry_key=None,
+    every_evening=False,
+    state=None,
 ):
     """Everything the table's page draws: the ledger's summary of its matches' stored results
-    and its live payments, shaped for the page; entry_key: what its payment forms' keys begin
-    with (each form adds its own ending); every_evening: list every evening, not the latest."""
+    and its live payments, and its ratings (kept per state, Table.state_of), shaped for the
+    page; entry_key: what its payment forms' keys begin with (each form adds its own ending);
+    every_evening: list every evening, not the latest."""
     played = table.played()
+    season = table.season(state, played) if state else ratings.Season(table.people, played)
+    kind = "public_id" if can_score else "watch_id"
+    links = Links(kind, token_of(table, can_score), table.people)
+    boards, rating_charts = leaderboards(season, links)
     payments = list(table.payments.all())
     summary = ledger.summary(table.people, played, [p.as_paid() for p in payments if not p.deleted])
     units = shown_units(summary)
@@ -130,6 +146,10 @@ def table_context(
         "evenings_count": len(summary["evenings"]),
         "statistics": shown_statistics(summary),
         "charts": balance_charts(summary["running"], UNITS),
+        "people": [(name, links.person(name)) for name in table.people],
+        "leaderboards": boards,
+        "rating_charts": rating_charts,
+        "matches_url": links.to("matches"),
         "games": rules.GAMES.values(),
         "pay_form": pay_form or PaymentForm(table, initial={"unit": open_unit(units)}),
         "take_form": take_form or TakeForm(),
@@ -137,6 +157,11 @@ def table_context(
         "watch_url": reverse("table_watch", args=[table.watch_id]),
         "entry_key": entry_key or new_entry_key(),
     }
+
+
+def token_of(table, can_score):
+    """The table's token of the link its page was opened with."""
+    return table.public_id if can_score else table.watch_id
 
 
 def last_day(played, payments):
@@ -206,12 +231,6 @@ def shown_statistics(summary):
 def evening_amounts(by_name):
     """The amounts of each person's best and worst evening."""
     return [found[end]["amount"] for found in by_name.values() for end in ("best", "worst")]
-
-
-def decimals(unit, amounts):
-    """The decimal places amounts of unit are shown with: money with cents (5.00), beans whole
-    unless one has a fraction."""
-    return 2 if unit == ledger.MONEY or any(amount % 1 for amount in amounts) else 0
 
 
 def render_table(request, table, **shown):
