@@ -65,10 +65,21 @@ def teams(match, people, placed):
 
 def in_rating_order(played):
     """The matches (Table.played()) in the order they are rated: by when they ended, then by
-    id; a match that has not ended by when it started."""
+    id; those that have not ended last (they are rated once they end), as they started."""
     return sorted(
-        played, key=lambda m: (m["match"]["ended"] or m["match"]["created"], m["match"]["pk"])
+        played, key=lambda m: (m["match"]["ended"] is None, rating_time(m), m["match"]["pk"])
     )
+
+
+def rating_time(match):
+    """When a match ended, else when it started."""
+    return match["match"]["ended"] or match["match"]["created"]
+
+
+def in_canonical_order(sided):
+    """[(names, place, ratings)] of a match's sides by place, then by their ratings: the same
+    whatever the seats or the names, so the sums the model adds up in that order are too."""
+    return sorted(sided, key=lambda side: (side[1], sorted((r.mu, r.sigma) for r in side[2])))
 
 
 def figure(rating):
@@ -101,10 +112,16 @@ class Season:
         ratings = self.ratings.setdefault(game, {})
         counts = self.counts.setdefault(game, {})
         before = self.latest.setdefault(game, {})
-        teams_now = [[ratings.get(name) or MODEL.rating() for name in names] for names, _ in sided]
-        rated = MODEL.rate(teams_now, ranks=[place for _names, place in sided])
+        sided = in_canonical_order(
+            [
+                (names, place, [ratings.get(n) or MODEL.rating() for n in names])
+                for names, place in sided
+            ]
+        )
+        teams_now = [team for _names, _place, team in sided]
+        rated = MODEL.rate(teams_now, ranks=[place for _names, place, _team in sided])
         evening = match["date"]
-        for (names, _place), team, old in zip(sided, rated, teams_now):
+        for (names, _place, _team), team, old in zip(sided, rated, teams_now):
             for name, rating, was in zip(names, team, old):
                 if before.get(name, (None,))[0] != evening:
                     before[name] = (evening, figure(was))
