@@ -84,18 +84,14 @@ def game_name(game):
 
 def leaderboards(season, links):
     """Each rated game's leaderboard, the one last played first, each row with its person's
-    page; and the chart of the figures over the evenings of each game rated on two or more."""
-    boards = [
-        {
-            "game": game,
-            "name": game_name(game),
-            "rows": [{**row, "url": links.person(row["name"])} for row in season.leaderboard(game)],
-        }
-        for game in season.games()
-    ]
-    names = {game: game_name(game) for game in season.games()}
-    charts = balance_charts({game: season.running(game) for game in names}, names)
-    return boards, charts
+    page, and the chart of the figures over its evenings (when it was rated on two or more)."""
+    boards = []
+    for game in season.games():
+        name = game_name(game)
+        charts = balance_charts({game: season.running(game)}, {game: name})
+        rows = [{**row, "url": links.person(row["name"])} for row in season.leaderboard(game)]
+        boards.append({"game": game, "name": name, "rows": rows, "chart": next(iter(charts), None)})
+    return boards
 
 
 def drawn(request, key, template, context, *args):
@@ -255,6 +251,7 @@ def shown_match(match, links, people=None, name=None):
         **match,
         "url": links.match(match["match"]),
         "game": rules.GAMES[match["result"]["game"]],
+        "title": game_name(ratings.game_of(match)),
         "place": place,
     }
 
@@ -363,7 +360,7 @@ def matches_page(request, link, token):
         "chosen": chosen,
         "count": len(shown),
     }
-    return render(request, "games/table_matches.html", context)
+    return render(request, "games/table_match_list.html", context)
 
 
 def chosen_people(numbers, people):

@@ -118,7 +118,6 @@ def table_context(
     season = table.season(state, played) if state else ratings.Season(table.people, played)
     kind = "public_id" if can_score else "watch_id"
     links = Links(kind, token_of(table, can_score), table.people)
-    boards, rating_charts = leaderboards(season, links)
     payments = list(table.payments.all())
     summary = ledger.summary(table.people, played, [p.as_paid() for p in payments if not p.deleted])
     units = shown_units(summary)
@@ -147,8 +146,7 @@ def table_context(
         "statistics": shown_statistics(summary),
         "charts": balance_charts(summary["running"], UNITS),
         "people": [(name, links.person(name)) for name in table.people],
-        "leaderboards": boards,
-        "rating_charts": rating_charts,
+        "leaderboards": leaderboards(season, links),
         "matches_url": links.to("matches"),
         "games": rules.GAMES.values(),
         "pay_form": pay_form or PaymentForm(table, initial={"unit": open_unit(units)}),
