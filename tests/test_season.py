@@ -171,4 +171,3 @@ def test_a_persons_page_is_drawn_once_per_state_of_the_table(table, django_asser
         client.get(f"/t/{table.public_id}/people/1/")
     table.pay("Bo", "Ann", 5, "money")
     assert "Balance in money +6.00" in text(client.get(f"/t/{table.public_id}/people/1/"))
-
