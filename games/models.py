@@ -561,10 +561,12 @@ class Table(models.Model):
             for row, day in zip(rows, days)
         ]
 
-    def season(self, state, played):
-        """Its ratings (games/ratings.py Season) at state (state_of), from played (played()):
-        worked out once per state, for its page, its people's pages, its board and its export."""
-        return drawn(("season", self.pk, state), lambda: ratings.Season(self.people, played))
+    def season(self, played):
+        """Its ratings (games/ratings.py Season) from played (played()): worked out once for
+        what they are worked out from, for its page, its people's pages, its board, its export."""
+        rated = ratings.rated_matches(ledger.People(self.people), played)
+        key = ("season", self.pk, ratings.digest(self.people, rated))
+        return drawn(key, lambda: ratings.Season(self.people, rated))
 
     def unknown(self, names):
         """The names that are none of the table's people, compared as the engine compares."""

@@ -11,6 +11,7 @@ for someone new, rising as they finish ahead of others and as more matches make 
 Someone with fewer than NEW_UNTIL rated matches in a game is new there: not ranked yet.
 """
 
+import hashlib
 import sys
 
 from openskill.models import PlackettLuce
@@ -87,31 +88,50 @@ def figure(rating):
     return round(rating.ordinal(alpha=FIGURE_SCALE))
 
 
-class Season:
-    """Every rating of a table, worked out in one pass over its matches' stored results: kept
-    once per table state (games/memo.py), for its page, its people's pages and its board."""
+def rated_matches(people, played):
+    """[(match id, game, evening, sides, places)] of each match rated, in the order rated: its
+    sides [(names, place)] and {name: place}. people: a ledger People."""
+    found = []
+    for match in in_rating_order(played):
+        placed = places(match, people)
+        sided = teams(match, people, placed) if placed else []
+        if len(sided) >= 2:
+            found.append((match["match"]["pk"], game_of(match), match["date"], sided, placed))
+    return found
 
-    def __init__(self, people, played):
+
+def digest(people, rated):
+    """What a season is worked out from (the table's people, its rated matches), in 32 bytes:
+    the key it is kept under, the same for two states of the table that rate alike (a payment,
+    a round of a match in play)."""
+    text = repr((people, [(pk, game, str(day), sided) for pk, game, day, sided, _ in rated]))
+    return hashlib.blake2b(text.encode(), digest_size=32).hexdigest()
+
+
+class Season:
+    """Every rating of a table, worked out in one pass over its rated matches (rated_matches):
+    kept once for what it is worked out from (games/models.py Table.season), for its page, its
+    people's pages, its board and its export."""
+
+    def __init__(self, people, rated):
         self.people = People(people)
         self.rated = {}  # {match id: (game, {name: place})} of each rated match
-        self.order = []  # the ids of all the matches, in the order they are rated
         self.ratings = {}  # {game: {name: openskill rating}}
         self.counts = {}  # {game: {name: rated matches}}
-        self.latest = {}  # {game: (evening, {name: figure before their latest evening})}
-        self.after = {}  # {game: {evening: {name: figure after its last match of the game}}}
-        for match in in_rating_order(played):
-            self.order.append(match["match"]["pk"])
-            placed = places(match, self.people)
-            sided = teams(match, self.people, placed) if placed else []
-            if len(sided) >= 2:
-                self.rate(match, game_of(match), sided)
-                self.rated[match["match"]["pk"]] = (game_of(match), placed)
+        self.latest = {}  # {game: {name: (evening, figure before their latest evening)}}
+        self.after = {}  # {game: {evening: {name: figure after their last match of it}}}
+        self.last = {}  # {game: when it was last played, as the position of its last match}
+        for position, (pk, game, evening, sided, placed) in enumerate(rated):
+            self.rate(game, evening, sided)
+            self.rated[pk] = (game, placed)
+            self.last[game] = position
 
-    def rate(self, match, game, sided):
-        """Rate one match of game: sided, [(names, place)] of each side."""
+    def rate(self, game, evening, sided):
+        """Rate one match of game played on evening: sided, [(names, place)] of each side."""
         ratings = self.ratings.setdefault(game, {})
         counts = self.counts.setdefault(game, {})
         before = self.latest.setdefault(game, {})
+        shown = self.after.setdefault(game, {}).setdefault(evening, {})
         sided = in_canonical_order(
             [
                 (names, place, [ratings.get(n) or MODEL.rating() for n in names])
@@ -120,26 +140,23 @@ class Season:
         )
         teams_now = [team for _names, _place, team in sided]
         rated = MODEL.rate(teams_now, ranks=[place for _names, place, _team in sided])
-        evening = match["date"]
         for (names, _place, _team), team, old in zip(sided, rated, teams_now):
             for name, rating, was in zip(names, team, old):
                 if before.get(name, (None,))[0] != evening:
                     before[name] = (evening, figure(was))
                 ratings[name] = rating
                 counts[name] = counts.get(name, 0) + 1
-        shown = {name: figure(rating) for name, rating in ratings.items()}
-        self.after.setdefault(game, {})[evening] = shown
+                shown[name] = figure(rating)
 
     def size(self):
         """The bytes it keeps, about (weighed by the memo that keeps it)."""
-        entries = len(self.order) + sum(len(placed) for _game, placed in self.rated.values())
+        entries = sum(len(placed) for _game, placed in self.rated.values())
         entries += sum(len(by_name) for shown in self.after.values() for by_name in shown.values())
         return sys.getsizeof(self) + 200 * entries + 400 * sum(map(len, self.ratings.values()))
 
     def games(self):
         """The games rated, the one last played first."""
-        last = {self.rated[pk][0]: k for k, pk in enumerate(self.order) if pk in self.rated}
-        return sorted(last, key=lambda game: -last[game])
+        return sorted(self.last, key=lambda game: -self.last[game])
 
     def leaderboard(self, game):
         """[{"name", "figure", "matches", "new", "trend", "rank"}] of everyone rated in game:

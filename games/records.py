@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import ledger, memo, rules, screen
+from games import ledger, memo, ratings, rules, screen
 from games.drawn import Download
 from games.forms import PEOPLE_RULE, UNITS, PaymentForm, read_table_name
 from games.links import get_match, get_table, on_this_phone, remember
@@ -312,7 +312,7 @@ def table_json(table, played, season):
         "ratings": season.document(),
     }
     dates = {m["match"]["pk"]: m["date"].isoformat() for m in played}
-    rated_first = {pk: k for k, pk in enumerate(season.order)}
+    rated_first = {m["match"]["pk"]: k for k, m in enumerate(ratings.in_rating_order(played))}
     stored = sorted(table.matches.filter(pk__in=dates), key=lambda m: rated_first[m.pk])
     live = Round.objects.filter(match__in=stored, deleted=None).order_by("match", "number")
     texts = live.values_list(
@@ -353,7 +353,7 @@ def table_export_json(request, public_id):
 
     def draw():
         played = table.played()
-        text = table_json(table, played, table.season(state, played))
+        text = table_json(table, played, table.season(played))
         return Download(text, f"{table_file(table)}.table.json", "application/json")
 
     key = ("table.json", public_id, state)

@@ -125,15 +125,15 @@ def person_page(request, link, token, number):
         raise Http404(_("There is no such person at this table."))
     links = Links(link, token, table.people)
     key = (link, token, state, number)
-    context = (table, state, links, number)
+    context = (table, links, number)
     return drawn(request, key, "games/table_person.html", person_context, *context)
 
 
-def person_context(table, state, links, number):
+def person_context(table, links, number):
     """Everything a person's page draws, from the table's stored results and its ratings."""
     name = table.people[number - 1]
     played = table.played()
-    season = table.season(state, played)
+    season = table.season(played)
     payments = [p.as_paid() for p in table.payments.filter(deleted=None)]
     summary = ledger.summary(table.people, played, payments)
     rows = ratings.head_to_head(table.people, played, name)

@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import cards, ledger, memo, ratings, rules
+from games import cards, ledger, memo, rules
 from games.changes import setup_lines
 from games.chart import balance_charts
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
@@ -87,11 +87,7 @@ def drawn_table(request, link, token, state):
     def draw():
         table = Table.objects.get(**{link: token})
         context = table_context(
-            table,
-            link == "public_id",
-            entry_key=KEY_SLOT,
-            every_evening=every_evening,
-            state=state,
+            table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
         )
         html = render_to_string("games/table.html", {**context, "csrf_token": CSRF_SLOT}, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
@@ -108,14 +104,13 @@ def table_context(
     take_form=None,
     entry_key=None,
     every_evening=False,
-    state=None,
 ):
     """Everything the table's page draws: the ledger's summary of its matches' stored results
-    and its live payments, and its ratings (kept per state, Table.state_of), shaped for the
-    page; entry_key: what its payment forms' keys begin with (each form adds its own ending);
-    every_evening: list every evening, not the latest."""
+    and its live payments, and its ratings (Table.season), shaped for the page; entry_key: what
+    its payment forms' keys begin with (each form adds its own ending); every_evening: list
+    every evening, not the latest."""
     played = table.played()
-    season = table.season(state, played) if state else ratings.Season(table.people, played)
+    season = table.season(played)
     kind = "public_id" if can_score else "watch_id"
     links = Links(kind, token_of(table, can_score), table.people)
     payments = list(table.payments.all())

@@ -104,7 +104,7 @@ def test_one_match_of_two_is_rated_as_worked_out_by_hand():
     assert figures["Ann"]["sigma"] == pytest.approx(sigma, abs=TOLERANCE)
     assert figures["Bo"]["sigma"] == pytest.approx(sigma, abs=TOLERANCE)
     # the figure shown: 10 x (mu - 3 sigma), whole
-    season = ratings.Season(table.people, table.played())
+    season = table.season(table.played())
     assert season.leaderboard("sheet:")[0]["figure"] == round(10 * (25 + omega - 3 * sigma))
 
     # a tie: both share the first place; the one rated higher loses a little to the other
@@ -221,7 +221,7 @@ def sheet_table(name, matches, seats):
 def figures_of(table):
     """{game: {name: (mu, sigma, matches)}} and {name: head to head} of the table."""
     played = table.played()
-    season = ratings.Season(table.people, played)
+    season = table.season(played)
     document = season.document()
     heads = {name: ratings.head_to_head(table.people, played, name) for name in table.people}
     return document, heads
@@ -300,7 +300,7 @@ def test_editing_an_old_round_changes_exactly_what_it_should():
     assert_same(rated_by_openskill(after), after["ratings"])
     # the table's page is drawn from the new figures
     page = Client().get(f"/t/{table.public_id}/").content.decode()
-    hearts = ratings.Season(table.people, table.played()).leaderboard("sheet:Hearts")
+    hearts = table.season(table.played()).leaderboard("sheet:Hearts")
     assert f'<span class="total">{hearts[0]["figure"]}</span>' in page
 
 

@@ -8,7 +8,6 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import ratings
 from games.models import Match, Table
 from games.records import store, store_table
 from tests.html import visible
@@ -60,7 +59,7 @@ def test_the_tables_page_shows_each_games_leaderboard_new_people_unranked(table)
     board = visible(board[: board.index("</section>")])
     assert "Rating in Hearts" in board
     assert "What is a rating?" in board and "everyone starts at 0" in board
-    season = ratings.Season(table.people, table.played())
+    season = table.season(table.played())
     rows = season.leaderboard("sheet:Hearts")
     assert [r["name"] for r in rows] == ["Ann", "Bo", "Chen"]
     assert [r["rank"] for r in rows] == [1, 2, 3]
@@ -73,7 +72,7 @@ def test_the_tables_page_shows_each_games_leaderboard_new_people_unranked(table)
     # someone with fewer than 5 rated matches is new: shown, not ranked
     newcomer = Table.objects.create(name="New", people=PEOPLE)
     sheet(newcomer, [2, -1, -1])
-    rows = ratings.Season(newcomer.people, newcomer.played()).leaderboard("sheet:Hearts")
+    rows = newcomer.season(newcomer.played()).leaderboard("sheet:Hearts")
     assert all(r["new"] and r["rank"] is None for r in rows)
     assert "new Ann 1 of 5 matches" in text(Client().get(f"/t/{newcomer.public_id}/"))
 
@@ -93,7 +92,7 @@ def test_a_persons_page_has_their_rating_record_rivals_and_evenings(table):
     shown = text(answer)
     assert "Ann" in shown and "At Thursday" in shown
     assert "Balance in money +11.00" in shown  # 6 x 2, less the evening Bo won
-    hearts = ratings.Season(table.people, table.played()).leaderboard("sheet:Hearts")[0]
+    hearts = table.season(table.played()).leaderboard("sheet:Hearts")[0]
     assert "Hearts place 1 in the ratings · 7 played, 6 won, average place 1.1" in shown
     assert str(hearts["figure"]) in shown
     assert "Head to head" in shown
