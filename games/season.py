@@ -134,8 +134,10 @@ def person_context(table, links, number):
     name = table.people[number - 1]
     played = table.played()
     season = table.season(played)
+    people = season.people
     payments = [p.as_paid() for p in table.payments.filter(deleted=None)]
-    summary = ledger.summary(table.people, played, payments)
+    settled = ledger.moves(people, played, [])  # what each match's settlement gave each person
+    moved = settled + ledger.moves(people, [], payments)
     rows = ratings.head_to_head(table.people, played, name)
     rival, nemesis = ratings.rival_and_nemesis(rows)
     return {
@@ -149,10 +151,10 @@ def person_context(table, links, number):
                 "amount": balance[name],
                 "places": decimals(unit, [balance[name]]),
             }
-            for unit, balance in summary["balances"].items()
+            for unit, balance in ledger.balances(people, moved).items()
             if name in balance
         ],
-        "charts": balance_charts(own_lines(summary["running"], name), UNITS),
+        "charts": balance_charts(own_lines(ledger.running(people, moved), name), UNITS),
         "games": person_games(season, played, name),
         "others": [
             {**row, "name": other, "url": links.to("pair", number, table.people.index(other) + 1)}
@@ -161,7 +163,7 @@ def person_context(table, links, number):
         ],
         "rival": rival,
         "nemesis": nemesis,
-        "evenings": person_evenings(played, summary["evenings"], name, links, season.people),
+        "evenings": person_evenings(played, settled, name, links, people),
         "matches_url": links.to("matches") + f"?person={number}",
     }
 
@@ -217,27 +219,25 @@ def shown_money(rows):
     }
 
 
-def person_evenings(played, evenings, name, links, people):
+def person_evenings(played, settled, name, links, people):
     """Their latest evenings, latest first: each match they played there (its game, their
-    place, its link) and what the evening's settlements gave them in each unit."""
+    place, its link) and what the evening's settlements gave them in each unit (settled:
+    ledger moves() of the matches)."""
     theirs = {}
     for match in played:
         if name in {people.of(n) for n in match["result"]["players"]}:
-            theirs.setdefault(match["date"], []).append(shown_match(match, links, people, name))
-    nets = {day["date"]: day["units"] for day in evenings}
+            theirs.setdefault(match["date"], []).append(match)
     days = sorted(theirs, reverse=True)[:EVENINGS_ON_A_PERSON]
+    nets = ledger.summed([m for m in settled if m[2] == name and m[0] in days], lambda d, u: (d, u))
     return [
         {
             "date": day,
-            "matches": theirs[day],
+            "matches": [shown_match(match, links, people, name) for match in theirs[day]],
             "nets": [
-                {
-                    "name": UNITS[unit],
-                    "amount": by_name[name],
-                    "places": decimals(unit, [by_name[name]]),
-                }
-                for unit, by_name in sorted(nets.get(day, {}).items())
-                if name in by_name
+                {"name": UNITS[unit], "amount": amount, "places": decimals(unit, [amount])}
+                for (date, unit), by_name in sorted(nets.items())
+                if date == day
+                for amount in by_name.values()
             ],
         }
         for day in days
