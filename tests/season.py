@@ -47,12 +47,13 @@ def season_document(seed, count, people=PEOPLE, name="Season"):
     (most closed by hand, so finished; Gongzhu in pairs and Smear among them) and score sheets,
     each played by people drawn at random; now and then one closed before its first round."""
     rng = random.Random(seed)
+    playable = [m for m in examples() if len(m["players"]) <= len(people)]
     matches = []
     for number in range(count):
         if rng.random() < 0.3:
             document = random_sheet(rng, rng.sample(people, rng.randint(2, 5)))
         else:
-            document = copy.deepcopy(rng.choice(examples()))
+            document = copy.deepcopy(rng.choice(playable))
             document["players"] = rng.sample(people, len(document["players"]))
         document["closed"] = rng.random() < 0.9 or document.get("closed", False)
         if rng.random() < 0.03:

@@ -301,7 +301,7 @@ def test_editing_an_old_round_changes_exactly_what_it_should():
     # the table's page is drawn from the new figures
     page = Client().get(f"/t/{table.public_id}/").content.decode()
     hearts = table.season(table.played()).leaderboard("sheet:Hearts")
-    assert f'<span class="total">{hearts[0]["figure"]}</span>' in page
+    assert f'<span class="total" dir="ltr">{hearts[0]["figure"]}</span>' in page
 
 
 def test_a_match_added_to_a_table_counts_once_it_ends():
