@@ -114,7 +114,7 @@ class Season:
     people's pages, its board and its export."""
 
     def __init__(self, people, rated):
-        self.people = People(people)
+        self.people = list(people)  # the table's people, in its order
         self.rated = {}  # {match id: (game, {name: place})} of each rated match
         self.ratings = {}  # {game: {name: openskill rating}}
         self.counts = {}  # {game: {name: rated matches}}
@@ -181,7 +181,8 @@ class Season:
         """(evenings, {name: [figure after each]}) of game: each rated person's figure after
         every evening the game was rated (0 before their first match)."""
         evenings = sorted(self.after[game])
-        lines = {name: [] for name in self.people.names if name in self.ratings[game]}
+        rated = self.ratings[game]
+        lines = {name: [] for name in [*self.people, *rated] if name in rated}
         for evening in evenings:
             shown = self.after[game][evening]
             for name, line in lines.items():

@@ -39,7 +39,6 @@ LINKS = {
         "match": "watch",
     },
 }
-MATCH_TOKEN = {"public_id": "public_id", "watch_id": "watch_id"}
 MATCHES_A_PAGE = 20
 EVENINGS_ON_A_PERSON = 10  # their latest evenings; every match is in the list of matches
 
@@ -53,6 +52,7 @@ class Links:
         self.table_url = self.to("table")
 
     def to(self, name, *args):
+        """The page name (LINKS) of this table, with args after its token."""
         return reverse(self.names[name], args=[self.token, *args])
 
     def person(self, name):
@@ -61,7 +61,8 @@ class Links:
         return number and self.to("person", number)
 
     def match(self, match):
-        return reverse(self.names["match"], args=[match[MATCH_TOKEN[self.link]]])
+        """A match's page by its link of the same kind (match: Table.played()'s "match")."""
+        return reverse(self.names["match"], args=[match[self.link]])
 
 
 def table_at(link, token):
@@ -120,6 +121,7 @@ def watch_person(request, watch_id, number):
 
 
 def person_page(request, link, token, number):
+    """The person numbered number (from 1, in the table's order), drawn once per state."""
     table, state = table_at(link, token)
     if not 1 <= number <= len(table.people):
         raise Http404(_("There is no such person at this table."))
@@ -134,7 +136,7 @@ def person_context(table, links, number):
     name = table.people[number - 1]
     played = table.played()
     season = table.season(played)
-    people = season.people
+    people = ledger.People(table.people)
     payments = [p.as_paid() for p in table.payments.filter(deleted=None)]
     settled = ledger.moves(people, played, [])  # what each match's settlement gave each person
     moved = settled + ledger.moves(people, [], payments)
@@ -155,7 +157,7 @@ def person_context(table, links, number):
             if name in balance
         ],
         "charts": balance_charts(own_lines(ledger.running(people, moved), name), UNITS),
-        "games": person_games(season, played, name),
+        "games": person_games(season, played, name, people),
         "others": [
             {**row, "name": other, "url": links.to("pair", number, table.people.index(other) + 1)}
             for other, row in shown_money(rows).items()
@@ -177,9 +179,8 @@ def own_lines(running, name):
     }
 
 
-def person_games(season, played, name):
+def person_games(season, played, name, people):
     """Per game they finished a match of: its name, their record and their rating's row."""
-    people = ledger.People(season.people.names)
     records = {}
     for match in played:
         placed = ratings.places(match, people)
@@ -278,6 +279,7 @@ def watch_pair(request, watch_id, number, other):
 
 
 def pair_page(request, link, token, number, other):
+    """Two people (numbered from 1, in the table's order), drawn once per state."""
     table, state = table_at(link, token)
     people = len(table.people)
     if not (1 <= number <= people and 1 <= other <= people) or number == other:
@@ -331,6 +333,7 @@ def watch_matches(request, watch_id):
 
 
 def matches_page(request, link, token):
+    """A page of the table's matches, latest first, those of game and of the people asked."""
     table, _state = table_at(link, token)
     links = Links(link, token, table.people)
     played = table.played()
@@ -367,6 +370,6 @@ def chosen_people(numbers, people):
     """The people's numbers asked for (at most two), those that are some person's."""
     chosen = []
     for number in numbers[:2]:
-        if number.isdigit() and 1 <= int(number) <= len(people) and int(number) not in chosen:
+        if number.isdecimal() and 1 <= int(number) <= len(people) and int(number) not in chosen:
             chosen.append(int(number))
     return chosen
