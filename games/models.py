@@ -550,7 +550,8 @@ class Table(models.Model):
         fields = ("pk", "public_id", "watch_id", "created", "result__ended", "options")
         rows = self.matches.order_by("created", "pk").values_list(*fields, "game", "result__kept")
         rows = list(rows)
-        days = ledger.evenings_of([timezone.localtime(row[3]) for row in rows])
+        here = timezone.get_current_timezone()  # asked once: each ask reads a thread local
+        days = ledger.evenings_of([timezone.localtime(row[3], here) for row in rows])
         named = ("pk", "public_id", "watch_id", "created", "ended", "options")
         return [
             {
