@@ -7,14 +7,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Match
-from games.records import store_table
+from games.models import Match, Table
+from games.records import store, store_table
 from tests.conftest import PHONE, screenshot
 from tests.season import season_document
 from tests.test_browser_tv_board import font_px, on_screen, tv
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# The names on a TV board shown cut short (an ellipsis where the rest would be).
+NAMES_CUT = """() => [...document.querySelectorAll('.table-balance .name, .leaderboard .name')]
+  .filter((name) => name.checkVisibility() && name.scrollWidth > name.clientWidth + 1)
+  .map((name) => name.textContent)"""
 SETTINGS = [("en", "light"), ("en", "dark"), ("fa", "light"), ("fa", "dark")]
 WORDS = {
     "en": {"rating": "What is a rating?", "all": "matches, by evening", "oldest": "Oldest"},
@@ -133,4 +137,36 @@ def test_between_matches_the_tv_board_shows_the_leaderboard_of_the_game_last_pla
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080
     assert page.evaluate("document.documentElement.scrollWidth") <= 1920
     screenshot(page, f"season-tv-{scheme}")
+    page.context.close()
+
+
+def test_a_tv_board_of_24_people_in_two_units_and_a_leaderboard_fits_one_screen(
+    browser, live_server
+):
+    names = [f"Person {k + 1}" for k in range(24)]
+    table = Table.objects.create(name="Big Thursday", people=names)
+    for first in range(0, 24, 12):  # everyone plays two Hearts sheets at a stake, twelve a match
+        for shift in range(2):
+            players = names[first : first + 12]
+            points = [(k * 7 + shift * 5) % 11 - 5 for k in range(11)]
+            document = {
+                "game": "sheet",
+                "players": players,
+                "options": {"title": "Hearts", "zero_sum": True, "stake": 1},
+                "rounds": [{"points": [*points, -sum(points)]}],
+                "closed": True,
+            }
+            table.take_match(store(document))
+    for k in range(0, 24, 2):
+        table.pay(names[k], names[k + 1], 100 + k, "beans")
+    page = tv(browser, live_server)
+    page.goto(f"/tw/{table.watch_id}/")
+    page.wait_for_load_state("load")
+    rows = page.locator(".table-ratings .leaderboard li")
+    expect(rows).to_have_count(24)
+    for row in [*rows.all(), *page.locator(".table-balance li").all()]:
+        assert on_screen(page, row)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1080
+    assert page.evaluate(NAMES_CUT) == []  # static/table.js: smaller type rather than "Pers…"
+    screenshot(page, "season-tv-24")
     page.context.close()
