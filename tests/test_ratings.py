@@ -313,3 +313,20 @@ def test_a_match_added_to_a_table_counts_once_it_ends():
     assert exported(table)["ratings"]["sheet:"]["Ann"]["matches"] == 1
     match.set_closed(False)  # reopened: not rated until it ends again
     assert exported(table)["ratings"] == {}
+
+
+def test_equal_figures_share_a_rank_and_five_matches_rank_a_newcomer():
+    table = Table.objects.create(name="Ties", people=["Ann", "Bo", "Chen", "Dee"])
+    for _ in range(5):  # Ann and Bo share first place every time, Chen last
+        document = {"game": "sheet", "players": ["Ann", "Bo", "Chen"], "closed": True}
+        table.take_match(store({**document, "rounds": [{"points": [3, 3, 0]}]}))
+    document = {"game": "sheet", "players": ["Dee", "Chen"], "closed": True}
+    table.take_match(store({**document, "rounds": [{"points": [1, 0]}]}))
+    rows = table.season(table.played()).leaderboard("sheet:")
+    assert [(r["name"], r["rank"], r["new"]) for r in rows] == [
+        ("Ann", 1, False),
+        ("Bo", 1, False),
+        ("Chen", 3, False),
+        ("Dee", None, True),  # one match: shown, not ranked
+    ]
+    assert rows[0]["figure"] == rows[1]["figure"] > rows[2]["figure"]
