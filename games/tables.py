@@ -36,7 +36,6 @@ from games.season import Links, decimals, leaderboards
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
 
-TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scoring, watching page
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
 EVENINGS_SHOWN = 10  # the latest evenings listed, unless the phone asks for all (?evenings=all)
 PAYMENTS_SHOWN = 20  # the latest payments listed (deleted ones too); every one is in its exports
@@ -98,12 +97,7 @@ def drawn_table(request, link, token, state):
 
 
 def table_context(
-    table,
-    can_score,
-    pay_form=None,
-    take_form=None,
-    entry_key=None,
-    every_evening=False,
+    table, can_score, pay_form=None, take_form=None, entry_key=None, every_evening=False
 ):
     """Everything the table's page draws: the ledger's summary of its matches' stored results
     and its live payments, and its ratings (Table.season), shaped for the page; entry_key: what
@@ -111,16 +105,15 @@ def table_context(
     every evening, not the latest."""
     played = table.played()
     season = table.season(played)
-    kind = "public_id" if can_score else "watch_id"
-    links = Links(kind, token_of(table, can_score), table.people)
+    link = "public_id" if can_score else "watch_id"  # what its links lead to: its own kind
+    links = Links(link, getattr(table, link), table.people)
     payments = list(table.payments.all())
     summary = ledger.summary(table.people, played, [p.as_paid() for p in payments if not p.deleted])
     units = shown_units(summary)
-    link = "match" if can_score else "watch"
     matches = [
         {
             **m,
-            "url": reverse(link, args=[m["match"][TOKENS[link]]]),
+            "url": links.match(m["match"]),
             "game": rules.GAMES[m["result"]["game"]],
         }
         for m in reversed(played[-MATCHES_SHOWN:])
@@ -150,11 +143,6 @@ def table_context(
         "watch_url": reverse("table_watch", args=[table.watch_id]),
         "entry_key": entry_key or new_entry_key(),
     }
-
-
-def token_of(table, can_score):
-    """The table's token of the link its page was opened with."""
-    return table.public_id if can_score else table.watch_id
 
 
 def last_day(played, payments):
