@@ -11,14 +11,14 @@ import secrets
 from contextlib import contextmanager
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import ledger, rules
+from games import ledger, ratings, rules
 from games.forms import MAX_PEOPLE
-from games.memo import board, keep_board
+from games.memo import board, drawn, keep_board
 from games.rules.base import plain
 from games.screen import (
     check_join,
@@ -613,6 +613,9 @@ class Result(models.Model):
     )
     version = models.PositiveIntegerField(default=0)  # the match's version it was scored at
     finished = models.BooleanField(default=False)  # a table's match in play: one not finished
+    # When the match ended (None while it is in play): a table rates its matches in that order.
+    # A change to a match that has ended and still has keeps it; reopened, it ends anew.
+    ended = models.DateTimeField(null=True, blank=True)
     # {"players", "rounds", "finished", "winners", "places", "settlement"}: one document, read
     # in one piece (a table's page reads 500 of them).
     kept = models.JSONField(default=dict)
@@ -624,9 +627,11 @@ class Result(models.Model):
     def keep(cls, match, version, game, table, closed):
         """Write what the match scores at version (the engine's table after its rounds)."""
         kept = ledger.kept(game, table, closed)
+        now = timezone.now() if kept["finished"] else None
         row = {"version": version, "finished": kept["finished"], "kept": kept}
-        if not cls.objects.filter(match=match).update(**row):
-            cls.objects.create(match=match, **row)
+        ended = Coalesce("ended", Value(now)) if now else None
+        if not cls.objects.filter(match=match).update(**row, ended=ended):
+            cls.objects.create(match=match, **row, ended=now)
 
 
 class Round(models.Model):
@@ -733,21 +738,30 @@ class Table(models.Model):
 
     def played(self):
         """Each of the table's matches in play order, as the ledger reads it: {"match" (its id,
-        links, when it started), "date" (its evening's), "result" (its stored Result's fields,
-        with its game)}: one query, no round replayed."""
-        links = ("pk", "public_id", "watch_id", "created")
+        links, when it started and ended, its options), "date" (its evening's), "result" (its
+        stored Result's fields, with its game)}: one query, no round replayed."""
+        fields = ("pk", "public_id", "watch_id", "created", "result__ended", "options")
         rows = self.matches.order_by("created", "pk")
-        rows = list(rows.values_list(*links, "game", "result__kept", "sat_out"))
-        days = ledger.evenings_of([timezone.localtime(row[3]) for row in rows])
+        rows = list(rows.values_list(*fields, "game", "result__kept", "sat_out"))
+        here = timezone.get_current_timezone()  # asked once: each ask reads a thread local
+        days = ledger.evenings_of([timezone.localtime(row[3], here) for row in rows])
+        named = ("pk", "public_id", "watch_id", "created", "ended", "options")
         return [
             {
-                "match": dict(zip(links, row)),
+                "match": dict(zip(named, row)),
                 "date": day,
-                "result": {"game": row[4], **row[5]},
-                "sat_out": row[6],
+                "result": {"game": row[6], **row[7]},
+                "sat_out": row[8],
             }
             for row, day in zip(rows, days)
         ]
+
+    def season(self, played):
+        """Its ratings (games/ratings.py Season) from played (played()): worked out once for
+        what they are worked out from, for its page, its people's pages, its board, its export."""
+        rated = ratings.rated_matches(ledger.People(self.people), played)
+        key = ("season", self.pk, ratings.digest(self.people, rated))
+        return drawn(key, lambda: ratings.Season(self.people, rated))
 
     def unknown(self, names):
         """The names that are none of the table's people, compared as the engine compares."""

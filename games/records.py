@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import ledger, memo, rules, screen
+from games import ledger, memo, ratings, rules, screen
 from games.drawn import Download
 from games.forms import MAX_PEOPLE, PEOPLE_RULE, UNITS, PaymentForm, read_table_name
 from games.links import get_match, get_table, on_this_phone, remember
@@ -304,11 +304,12 @@ def store(document, regulars=None, created=None):
 # ---- a regulars' table: its export and import
 
 
-def table_json(table, played):
+def table_json(table, played, season):
     """The table's JSON document: its name, people, live payments, what the ledger sums of them
-    (balances, settlement, which an import sums anew) and its matches (played), each as a match
-    exports, with its evening's date. Each round's entry is spliced in as the database keeps its
-    text: the rounds (nearly all of the file) are neither decoded nor replayed."""
+    (balances, settlement) and its ratings (season), which an import works out anew, and its
+    matches (played) in the order they are rated, each as a match exports, with its evening's
+    date and, where it is rated, its places. Each round's entry is spliced in as the database
+    keeps its text: the rounds (nearly all of the file) are neither decoded nor replayed."""
     payments = list(table.payments.filter(deleted=None))
     summed = ledger.ledger(table.people, played, [p.as_paid() for p in payments])
     head = {
@@ -316,9 +317,11 @@ def table_json(table, played):
         "people": table.people,
         "payments": [p.document() for p in payments],
         **summed,
+        "ratings": season.document(),
     }
     dates = {m["match"]["pk"]: m["date"].isoformat() for m in played}
-    stored = table.matches.filter(pk__in=dates).order_by("created", "pk")
+    rated_first = {m["match"]["pk"]: k for k, m in enumerate(ratings.in_rating_order(played))}
+    stored = sorted(table.matches.filter(pk__in=dates), key=lambda m: rated_first[m.pk])
     live = Round.objects.filter(match__in=stored, deleted=None).order_by("match", "number")
     texts = live.values_list(
         "match", Cast("entry", TextField())
@@ -329,7 +332,9 @@ def table_json(table, played):
     }
     matches = [
         with_array(
-            {**m.document([]), **sat_out_of(m), "date": dates[m.pk]}, "rounds", rounds.get(m.pk, "")
+            {**m.document([]), **sat_out_of(m), **rated(season, m.pk), "date": dates[m.pk]},
+            "rounds",
+            rounds.get(m.pk, ""),
         )
         for m in stored
     ]
@@ -351,6 +356,11 @@ def sitting_out(regulars, named, players):
     return [p for p in dict.fromkeys(found) if p and rules.same_name_key(p) not in playing]
 
 
+def rated(season, pk):
+    """{"places": {name: place}} of a match the season rated, else nothing."""
+    return {"places": season.rated[pk][1]} if pk in season.rated else {}
+
+
 def with_array(document, key, items):
     """The JSON text of document (a dict of one key or more) with one more key, last: an array
     of items (JSON texts joined by commas)."""
@@ -362,12 +372,14 @@ def with_array(document, key, items):
 def table_export_json(request, public_id):
     """The table as its JSON document, made once per table state."""
     table = get_table(public_id)
+    state = Table.state_of("public_id", public_id)
 
     def draw():
-        text = table_json(table, table.played())
+        played = table.played()
+        text = table_json(table, played, table.season(played))
         return Download(text, f"{table_file(table)}.table.json", "application/json")
 
-    key = ("table.json", public_id, Table.state_of("public_id", public_id))
+    key = ("table.json", public_id, state)
     return memo.drawn(key, draw).response(request)
 
 

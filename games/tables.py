@@ -34,10 +34,10 @@ from games.forms import (
 )
 from games.links import get_table, remember, share_page
 from games.models import Match, Payment, Refused, SetupChange, Table, Unknown
+from games.season import Links, decimals, leaderboards
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
 
-TOKENS = {"match": "public_id", "watch": "watch_id"}  # a match's link on a scoring, watching page
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
 EVENINGS_SHOWN = 10  # the latest evenings listed, unless the phone asks for all (?evenings=all)
 PAYMENTS_SHOWN = 20  # the latest payments listed (deleted ones too); every one is in its exports
@@ -102,17 +102,20 @@ def table_context(
     table, can_score, pay_form=None, take_form=None, entry_key=None, every_evening=False
 ):
     """Everything the table's page draws: the ledger's summary of its matches' stored results
-    and its live payments, shaped for the page; entry_key: what its payment forms' keys begin
-    with (each form adds its own ending); every_evening: list every evening, not the latest."""
+    and its live payments, and its ratings (Table.season), shaped for the page; entry_key: what
+    its payment forms' keys begin with (each form adds its own ending); every_evening: list
+    every evening, not the latest."""
     played = table.played()
+    season = table.season(played)
+    link = "public_id" if can_score else "watch_id"  # what its links lead to: its own kind
+    links = Links(link, getattr(table, link), table.people)
     payments = list(table.payments.all())
     summary = ledger.summary(table.people, played, [p.as_paid() for p in payments if not p.deleted])
     units = shown_units(summary)
-    link = "match" if can_score else "watch"
     matches = [
         {
             **m,
-            "url": reverse(link, args=[m["match"][TOKENS[link]]]),
+            "url": links.match(m["match"]),
             "game": rules.GAMES[m["result"]["game"]],
         }
         for m in reversed(played[-MATCHES_SHOWN:])
@@ -132,6 +135,9 @@ def table_context(
         "evenings_count": len(summary["evenings"]),
         "statistics": shown_statistics(summary),
         "charts": balance_charts(summary["running"], UNITS),
+        "people": [(name, links.person(name)) for name in table.people],
+        "leaderboards": leaderboards(season, links),
+        "matches_url": links.to("matches"),
         "games": rules.GAMES.values(),
         "pay_form": pay_form or PaymentForm(table, initial={"unit": open_unit(units)}),
         "take_form": take_form or TakeForm(),
@@ -208,12 +214,6 @@ def shown_statistics(summary):
 def evening_amounts(by_name):
     """The amounts of each person's best and worst evening."""
     return [found[end]["amount"] for found in by_name.values() for end in ("best", "worst")]
-
-
-def decimals(unit, amounts):
-    """The decimal places amounts of unit are shown with: money with cents (5.00), beans whole
-    unless one has a fraction."""
-    return 2 if unit == ledger.MONEY or any(amount % 1 for amount in amounts) else 0
 
 
 def render_table(request, table, **shown):

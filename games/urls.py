@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import offline, records, seats, tables, views
+from games import offline, records, season, seats, tables, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -34,6 +34,17 @@ urlpatterns = [
     path("t/<str:public_id>/", tables.table_page, name="table"),
     path("tw/<str:watch_id>/", tables.table_watch, name="table_watch"),
     path("tw/<str:watch_id>/playing", tables.table_playing, name="table_playing"),
+    # A season at the table (games/season.py): people, two head to head, every match.
+    path("t/<str:public_id>/people/<int:number>/", season.person, name="table_person"),
+    path("tw/<str:watch_id>/people/<int:number>/", season.watch_person, name="table_watch_person"),
+    path("t/<str:public_id>/people/<int:number>/vs/<int:other>/", season.pair, name="table_pair"),
+    path(
+        "tw/<str:watch_id>/people/<int:number>/vs/<int:other>/",
+        season.watch_pair,
+        name="table_watch_pair",
+    ),
+    path("t/<str:public_id>/matches/", season.matches, name="table_matches"),
+    path("tw/<str:watch_id>/matches/", season.watch_matches, name="table_watch_matches"),
     path("t/<str:public_id>/new/<slug:slug>/", tables.table_new_match, name="table_new_match"),
     path("t/<str:public_id>/take/", tables.table_take, name="table_take"),
     path("t/<str:public_id>/share/", tables.table_share, name="table_share"),

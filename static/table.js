@@ -52,20 +52,22 @@
   setInterval(follow, 30000);
 })();
 
-/* The table's board on a TV with no match in play: each unit's column in type as large as fits
-   the screen's height (static/app.css sets it by the number of people; a column still taller
-   than the screen takes smaller type, step by step, never a scroll). */
+/* The table's board on a TV with no match in play: each unit's column, and the leaderboard beside
+   them, in type as large as fits (static/app.css sets it by the number of people; a column still
+   taller than the screen, or with a name cut short, takes smaller type, step by step, never a
+   scroll). */
 (function () {
   "use strict";
   const tv = window.matchMedia("(min-width: 1000px) and (orientation: landscape)");
+  const cut = (column) => [...column.querySelectorAll(".name")].some((name) => name.scrollWidth > name.clientWidth + 1);
   const fit = () => {
-    document.querySelectorAll(".watching .table-balance").forEach((column) => {
+    document.querySelectorAll(".watching .table-balance, .watching .table-ratings .leaderboard").forEach((column) => {
       column.style.removeProperty("--row");
       if (!tv.matches) return;
       const total = column.querySelector(".total"); // its type is the row's size (--row)
       if (!total) return;
       let row = parseFloat(getComputedStyle(total).fontSize);
-      for (let step = 0; step < 30 && column.scrollHeight > column.clientHeight + 1; step++) {
+      for (let step = 0; step < 30 && (column.scrollHeight > column.clientHeight + 1 || cut(column)); step++) {
         row *= 0.93;
         column.style.setProperty("--row", `${row}px`);
       }

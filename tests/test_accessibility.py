@@ -85,7 +85,7 @@ def players_screens():
 
 def table_screens():
     """(name, path) of a table's screens: made, its page and watch page with balances and a
-    match in play, its new match, its names."""
+    match in play, its new match, its names, a person's page, two head to head, every match."""
     table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
     for example in FINISHED[:2]:
         table.take_match(store(json.loads((EXAMPLES / f"{example}.match.json").read_text())))
@@ -97,6 +97,9 @@ def table_screens():
         ("table watch", reverse("table_watch", args=[table.watch_id])),
         ("table new match", reverse("table_new_match", args=[table.public_id, "gongzhu"])),
         ("names of the table", reverse("table_setup", args=[table.public_id])),
+        ("a person's page", reverse("table_person", args=[table.public_id, 1])),
+        ("two head to head", reverse("table_watch_pair", args=[table.watch_id, 1, 2])),
+        ("every match", reverse("table_matches", args=[table.public_id])),
     ]
 
 

@@ -151,6 +151,13 @@ TABLE_TAILS = [
     "paid/1/restore/",
     "paid/2/delete/",
     "paid/99/restore/",
+    "people/1/",
+    "people/2/vs/1/",
+    "people/0/",
+    "people/1/vs/99999999999999999999999/",
+    "matches/",
+    "matches/?page=2&person=1&person=2&game=sheet:",
+    "matches/?page=99999999999999999999&person=-1&game=%FF",
 ]
 
 

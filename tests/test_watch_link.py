@@ -135,13 +135,18 @@ def test_a_watch_token_under_the_score_path_says_it_is_a_watch_link(series):
 
 
 TABLE_PATHS = ["", "new/least_score/", "take/", "pay/", "paid/1/delete/", "paid/1/restore/"]
-TABLE_PATHS += ["table.json", "table.csv"]
+TABLE_PATHS += ["table.json", "table.csv", "people/1/", "people/1/vs/2/", "matches/"]
+# A season's pages, with what their filters take, and what they do not.
+SEASON_PATHS = ["people/1/", "people/2/vs/1/", "matches/", "matches/?page=2&person=1&person=2"]
+SEASON_PATHS += ["matches/?game=least_score&score=1", "matches/?page=999", "people/1/?can_score=1"]
 
 
 def table_watcher_requests(watch_id):
     """What a phone holding a table's watch link may send, the table's score paths included."""
     for query in ("", "?rounds=all", "?score=1"):
         yield "get", f"/tw/{watch_id}/{query}", None, {}
+    for path in SEASON_PATHS:
+        yield "get", f"/tw/{watch_id}/{path}", None, {}
     for path in TABLE_PATHS:
         yield "get", f"/t/{watch_id}/{path}", None, {}
         yield "post", f"/t/{watch_id}/{path}", {"link": "x", "amount": "1", "player_0": "Ann"}, {}
@@ -158,6 +163,8 @@ def test_nothing_reachable_from_a_tables_watch_link_holds_a_score_link(series):
     answers = list(crawl(Client(), table_watcher_requests(table.watch_id)))
     assert len(answers) > 30
     assert any(path.startswith(f"/w/{series[2].watch_id}/") for path, _r in answers)
+    reached = {path for path, response in answers if response.status_code == 200}
+    assert {f"/tw/{table.watch_id}/{path}" for path in SEASON_PATHS} <= reached
     for path, response in answers:
         assert response.status_code < 500, path
         text = answer_text(response)

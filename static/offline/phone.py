@@ -37,6 +37,7 @@ def setup(root):
         "games.tables",
         "games.models",
         "games.seats",
+        "games.season",
     )
     for name in stubbed:
         stub = types.ModuleType(name)
