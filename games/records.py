@@ -154,15 +154,26 @@ def series(match):
         return None
     prefetch_related_objects(chain, WITH_ROUNDS)
     played = [(m, replayed(m)[2]) for m in chain]
-    settled = [result["settlement"] for _m, result in played if result["settlement"]]
+    settled = [result for _m, result in played if result["settlement"]]
     combined = None
     if settled:
-        amounts = [
-            sum((decimal(s["amounts"][k]) for s in settled), Decimal(0))
-            for k in range(len(match.players))
-        ]
-        combined = {**settlement(match.players, amounts, 1), "count": len(settled)}
+        combined = {**settled_by_name(match.players, settled), "count": len(settled)}
     return {"played": played, "combined": combined}
+
+
+def settled_by_name(players, results):
+    """The settlement of the results together, each person's amounts added up by name (a seat
+    swapped, a player who sat out a match), never by seat: {"players" (players first, then
+    the others as they came), "amounts", "transfers", "remainder"}."""
+    people = ledger.People(players)
+    sums = {}
+    for result in results:
+        for name, amount in zip(result["players"], result["settlement"]["amounts"]):
+            person = people.of(name)
+            sums[person] = sums.get(person, Decimal(0)) + decimal(amount)
+    names = people.names
+    amounts = [sums.get(name, Decimal(0)) for name in names]
+    return {**settlement(names, amounts, 1), "players": names}
 
 
 def download(content, filename, content_type):
