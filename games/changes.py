@@ -4,6 +4,8 @@ typed for a round: "Bo, hand: 16".
 The lines are engine Phrases, so the templates translate them and isolate each name and value.
 """
 
+from itertools import zip_longest
+
 from games.rules.base import Phrase, RulesError, Term, gettext_noop
 from games.rules.cards import DECK, pretty
 
@@ -116,12 +118,13 @@ def setup_lines(change, game=None):
         if before.get("name") != after.get("name")
         else []
     )
-    old, new = before[names], after[names]
-    lines += [{"renamed": pair} for pair in zip(old, new) if pair[0] != pair[1]]
-    lines += [{"joined": name} for name in new[len(old) :]]
-    lines += [{"left": name} for name in old[len(new) :]]
+    pairs = list(zip_longest(before[names], after[names]))  # None: nobody in that place
+    lines += [{"renamed": pair} for pair in pairs if None not in pair and pair[0] != pair[1]]
+    lines += [{"joined": new} for old, new in pairs if old is None and new is not None]
+    lines += [{"left": old} for old, new in pairs if new is None and old is not None]
     if game is not None:
-        was, now = (filled(game, side["options"], len(new)) for side in (before, after))
+        seats = len(after["players"])
+        was, now = (filled(game, side["options"], seats) for side in (before, after))
         lines += [
             {"option": option.name, "before": was[option.name], "after": now[option.name]}
             for option in game.options

@@ -14,6 +14,12 @@ urlpatterns = [
     path("m/<str:public_id>/history/", views.history, name="history"),
     path("m/<str:public_id>/setup/", views.match_setup, name="match_setup"),
     path("m/<str:public_id>/setup/<int:pk>/undo/", views.match_setup_undo, name="match_setup_undo"),
+    # Both score links in the path: the match's form adds its new names to its table.
+    path(
+        "m/<str:public_id>/setup/t/<str:table_id>/",
+        views.table_match_setup,
+        name="table_match_setup",
+    ),
     path("m/<str:public_id>/rounds/", views.round_create, name="round_create"),
     path("m/<str:public_id>/preview/", views.round_preview, name="round_preview"),
     path("m/<str:public_id>/rounds/<int:number>/", views.round_edit, name="round_edit"),

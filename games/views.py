@@ -7,6 +7,7 @@ is one model method (games/models.py); a view reads the form, calls it, and draw
 """
 
 from html import unescape
+from types import SimpleNamespace
 
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse
@@ -24,9 +25,10 @@ from django_htmx.http import trigger_client_event
 from games import cards, memo, records, rules, screen
 from games.changes import changes, setup_lines
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
-from games.forms import NewMatchForm, RoundForm, SetupForm, asked_to_add
+from games.forms import NewMatchForm, RoundForm, SetupForm
 from games.links import (
     get_match,
+    get_table,
     holds_table,
     on_this_phone,
     remember,
@@ -34,6 +36,7 @@ from games.links import (
     tables_on_this_phone,
 )
 from games.models import (
+    NOT_PEOPLE,
     AlreadySaved,
     Conflict,
     Heartbeat,
@@ -42,11 +45,14 @@ from games.models import (
     Round,
     RoundEvent,
     SetupChange,
+    Stale,
     Table,
     Taken,
     Unknown,
     position_of,
 )
+from games.stale import match_sides
+from games.templatetags.scorekeeper import because, said
 from scorekeeper.limits import limited
 
 NOT_SAVED = _(
@@ -441,24 +447,69 @@ def render_history(request, match, error=None):
 def match_setup(request, public_id):
     """Fix the setup after Start: rename the players, change the stake or any option the rounds
     entered still satisfy (the engine plays them all again, and names the round that no longer
-    fits); History lists the change and can undo it."""
+    fits); History lists the change and can undo it. A match's score link never adds a person
+    to its table: a name none of its people is asked about (a typo of the seat's person, or
+    someone the table's score link adds)."""
     match = get_match(public_id)
+    return set_up_match(request, match, adding=False)
+
+
+@require_POST
+def table_match_setup(request, public_id, table_id):
+    """The same form, sent with both score links, the table's (from a phone holding it) and the
+    match's: its new names are added to the table."""
+    table = get_table(table_id)
+    match = get_match(public_id)
+    if match.table_id != table.pk:
+        raise Http404(_("There is no such match."))
+    return set_up_match(request, match, adding=True)
+
+
+def set_up_match(request, match, adding):
+    """The Names and options form, drawn or saved (adding: names none of the table's people are
+    added to it)."""
     form = SetupForm(match, request.POST or None)
-    context = {"match": match, "game": match.rules, "form": form}
+    shown = {}
     if request.method == "POST" and form.is_valid():
         setup = form.match
         try:
             match.change_setup(
-                setup["players"], setup["options"], adding=asked_to_add(request.POST)
+                setup["players"],
+                setup["options"],
+                form.cleaned_data["version"],
+                renaming=request.POST.get("typo") == "1",
+                adding=adding,
             )
         except Unknown as unknown:
-            return render(request, "games/match_setup.html", {**context, "unknown": unknown.names})
+            shown["unknown"] = unknown_seats(match, setup["players"], unknown.names)
+        except Stale as stale:
+            match.refresh_from_db()
+            theirs, yours, both = match_sides(match, setup, stale.since)
+            form = SetupForm(SimpleNamespace(**both, rules=match.rules, version=match.version))
+            shown["stale"] = {"theirs": theirs, "yours": yours}
         except Refused as refused:
             form.add_error(None, screen.refusal(refused.error))
         else:
             return redirect("match", public_id=match.public_id)
-    status = 422 if form.errors else 200
+    if shown.get("unknown"):
+        shown["table_url"] = table_setup_url(request, match)
+    context = {"match": match, "game": match.rules, "form": form, **shown}
+    status = 422 if form.errors or shown else 200
     return render(request, "games/match_setup.html", context, status=status)
+
+
+def unknown_seats(match, players, names):
+    """(the name in its seat now, the name typed) of each name none of the table's people."""
+    return [(old, new) for old, new in zip(match.players, players) if new in names]
+
+
+def table_setup_url(request, match):
+    """Where this match's form adds its new names to its table: only on a phone holding the
+    table's score link (else None: the page says where to add them)."""
+    table = Table.objects.filter(pk=match.table_id).values_list("public_id", flat=True).first()
+    if not holds_table(request, table):
+        return None
+    return reverse("table_match_setup", args=[match.public_id, table])
 
 
 @require_POST
@@ -469,6 +520,10 @@ def match_setup_undo(request, public_id, pk):
         match.undo_setup(pk)
     except SetupChange.DoesNotExist:
         raise Http404(_("There is no such change.")) from None
+    except Unknown as unknown:
+        match.refresh_from_db()
+        error = said(rules.RulesError(NOT_PEOPLE, name=unknown.names[0]))
+        return render_history(request, match, because(_("This cannot be undone: %(why)s"), error))
     except Refused as refused:
         match.refresh_from_db()
         return render_history(request, match, screen.refusal(refused.error))

@@ -5,16 +5,16 @@ import re
 from decimal import Decimal
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import ledger
 from games.models import Match, Table
 from games.records import store
 from tests.html import visible
+from tests.test_views_setup import posted
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +108,138 @@ def test_m6_any_seating_of_any_match_leaves_every_persons_figures_unchanged(seri
             sheet([players[k] for k in order], *[[row[k] for k in order] for row in points])
         )
     assert figures(seated) == figures(documents)
+
+
+# ---- M3: a form drawn before another phone's change never undoes it
+
+
+def setup_form(match, **changed):
+    """What a phone's Names and options form posts, drawn now (with the version it was drawn
+    at), with the players (players=[...]) or options changed."""
+    return {**posted(match, changed.pop("players", None), **changed), "version": match.version}
+
+
+def test_m3_a_stale_names_and_options_form_is_refused_and_changes_nothing(client):
+    match = store({**sheet(["Ann", "Bo", "Chen"], (1, 2, -3)), "closed": False})
+    url = reverse("match_setup", args=[match.public_id])
+    stale = setup_form(match, stake=2)  # phone 1 opened the page, then put the stake at 2
+    assert client.post(url, setup_form(match, players=["Ann", "Eve", "Chen"])).status_code == 302
+    refused = client.post(url, stale)
+    assert refused.status_code == 422
+    shown = visible(refused.content.decode())
+    assert "Changed on another phone since you opened this page: Bo → Eve" in shown
+    assert "Yours: Money a point: 1 → 2" in shown
+    match.refresh_from_db()
+    assert match.players == ["Ann", "Eve", "Chen"] and match.options["stake"] == 1
+    # Drawn again, the form holds both: Eve, and the stake at 2. Saved, both stand.
+    again = refused.context["form"]
+    assert again["player_1"].value() == "Eve" and str(again["stake"].value()) == "2"
+    assert client.post(url, setup_form(match, stake=2)).status_code == 302
+    match.refresh_from_db()
+    assert match.players == ["Ann", "Eve", "Chen"] and match.options["stake"] == 2
+
+
+def names_form(table, people=None, **fields):
+    """What a table's names page posts, drawn now: its name, each person (people: their new
+    names in their places), the version it was drawn at."""
+    people = table.people if people is None else people
+    form = {"name": table.name, "version": table.version, "added": ""}
+    form.update({f"person_{k}": name for k, name in enumerate(people)})
+    return {**form, **fields}
+
+
+def test_m3_a_stale_names_of_the_table_form_is_refused_and_changes_nothing(client):
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    url = reverse("table_setup", args=[table.public_id])
+    stale = names_form(table, name="Thursday Gongzhu")
+    renamed = ["Ann", "Bo", "Chen", "Dana"]
+    assert client.post(url, names_form(table, renamed)).status_code == 302
+    refused = client.post(url, stale)
+    assert refused.status_code == 422
+    shown = visible(refused.content.decode())
+    assert "Changed on another phone since you opened this page: Dee → Dana" in shown
+    assert "Yours: Name: Thursday → Thursday Gongzhu" in shown
+    table.refresh_from_db()
+    assert table.people == renamed and table.name == "Thursday"
+    again = refused.context["form"]
+    assert again["person_3"].value() == "Dana" and again["name"].value() == "Thursday Gongzhu"
+
+
+def test_m3_a_payment_recorded_meanwhile_is_shown_before_a_second_one_is(client):
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    url = reverse("table_pay", args=[table.public_id])
+    paid = {"payer": "Bo", "payee": "Ann", "amount": "5", "unit": "money"}
+    drawn = table.version
+    assert client.post(url, {**paid, "version": drawn, "entry_key": "phone-2"}).status_code == 302
+    refused = client.post(url, {**paid, "version": drawn, "entry_key": "phone-1"})
+    assert refused.status_code == 422
+    shown = visible(refused.content.decode())
+    assert "Recorded on another phone since you opened this page: Bo paid Ann 5.00" in shown
+    assert "Yours: Bo paid Ann 5.00" in shown
+    assert table.payments.count() == 1
+    again = {**paid, "version": Table.objects.get().version, "entry_key": "phone-1"}
+    assert client.post(url, again).status_code == 302  # recorded once they have seen both
+    assert table.payments.count() == 2
+
+
+# ---- M4: a match's score link never adds a person to its table
+
+
+def test_m4_a_matchs_score_link_never_adds_a_person_to_its_table(client):
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    match = table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    url = reverse("match_setup", args=[match.public_id])
+    for k in range(3):
+        form = {**setup_form(match, players=["Ann", "Bo", f"Junk{k}"]), "add_people": "1"}
+        asked = client.post(url, form)
+        assert asked.status_code == 422
+        shown = visible(asked.content.decode())
+        assert f"Chen was a typo: call Chen Junk{k} everywhere at this table" in shown
+        assert f"add Junk{k} on the table's page" in shown
+    table.refresh_from_db()
+    assert table.people == PEOPLE and Match.objects.get().players == ["Ann", "Bo", "Chen"]
+
+
+def test_m4_the_names_page_removes_a_person_with_no_match_and_no_payment(client):
+    table = Table.objects.create(name="Thursday", people=[*PEOPLE, "Junk"])
+    table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    url = reverse("table_setup", args=[table.public_id])
+    assert client.post(url, names_form(table, remove_4="1")).status_code == 302
+    table.refresh_from_db()
+    assert table.people == PEOPLE
+    refused = client.post(url, names_form(table, remove_1="1"))
+    assert refused.status_code == 422
+    assert "Bo has played or paid at this table: they stay one of its people" in visible(
+        refused.content.decode()
+    )
+    table.refresh_from_db()
+    assert table.people == PEOPLE
+    shown = visible(client.get(url).content.decode())
+    assert "Junk left the table" in shown
+
+
+# ---- M5: a table's match is played by the table's people, whatever the order of changes
+
+
+def test_m5_an_undo_never_brings_back_a_name_that_is_none_of_the_tables_people(client):
+    table = Table.objects.create(name="Thursday", people=[*PEOPLE, "Eve"])
+    match = table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
+    renamed = match.change_setup(["Eve", "Bo", "Chen"], match.options)
+    table.change_setup("Thursday", ["Zed", "Bo", "Chen", "Dee", "Eve"])  # Ann plays no more
+    refused = client.post(reverse("match_setup_undo", args=[match.public_id, renamed.pk]))
+    assert refused.status_code == 422
+    assert "Ann is not one of this table's people" in visible(refused.content.decode())
+    assert Match.objects.get().players == ["Eve", "Bo", "Chen"]
+
+
+# ---- L2: a table's person is one name
+
+
+def test_l2_a_comma_in_a_persons_name_on_the_names_page_is_refused_in_words(client):
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    url = reverse("table_setup", args=[table.public_id])
+    refused = client.post(url, names_form(table, ["Ann", "Bo,Eve", "Chen", "Dee"]))
+    assert refused.status_code == 422
+    assert "One name here: a comma separates two people" in visible(refused.content.decode())
+    table.refresh_from_db()
+    assert table.people == PEOPLE
