@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from games import cards, memo, records, rules, screen
-from games.changes import changes, setup_lines
+from games.changes import changes, setup_lines, typed
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import NewMatchForm, RoundForm, SetupForm
 from games.links import (
@@ -201,6 +201,7 @@ def render_match(request, match, status=200, **shown):
     appended = shown.pop("appended", None)
     context = match_context(request, match, True, **shown)
     context["change"], context["appended"] = shown.get("change"), appended
+    context["twin"] = shown.get("twin")
     key = drawing_key("live", "public_id", match.public_id, match.version, request)
     live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
     context["live_drawn"] = mark_safe(live.text)
@@ -256,12 +257,33 @@ def showing_all(request):
     return request.GET.get("rounds") == "all"
 
 
-def conflict_message(match, form):
-    """What the phone that lost a race is told (the form posts which round it was for)."""
+def lost_race(match, form):
+    """The round the form was for, when another phone entered it first; else None."""
     typed_round = form.cleaned_data.get("round") if form.is_valid() else None
     if typed_round and match.live_rounds().count() >= typed_round:
-        return _("round %(number)s was just entered from another phone") % {"number": typed_round}
-    return _("the match was just changed from another phone: check it and save again")
+        return typed_round
+    return None
+
+
+def conflict_message(match, form):
+    """What the phone that lost a race is told (the form posts which round it was for)."""
+    number = lost_race(match, form)
+    if number:
+        return _("Round %(number)s was just entered from another phone.") % {"number": number}
+    return _("The match was just changed from another phone: check it and save again.")
+
+
+def twin_hands(match, number, entry, drawn):
+    """A save that lost the race for round number: that round as the other phone entered it and
+    the hand this phone typed, each in the entry form's words, and the round it would now be."""
+    theirs = list(match.live_rounds())[number - 1].entry
+    players = match.players
+    return {
+        "number": number,
+        "theirs": typed(match.rules, players, theirs),
+        "yours": typed(match.rules, players, entry),
+        "next": len(drawn["table"].rounds) + 1,
+    }
 
 
 @require_POST
@@ -288,13 +310,16 @@ def round_create(request, public_id):
 
 def refused_save(request, match, form, error=None, refusal=None):
     """The match as it now stands, with the form refilled as typed and why it was not saved
-    (error, or the engine's refusal)."""
+    (error, or the engine's refusal). A hand another phone entered first is shown beside the
+    one typed here, and Save becomes a choice: drop this one, or save it as the next round."""
     match.refresh_from_db()
     drawn = memo.board(match)
     entry = form.entry(drawn["table"].fork())
     error = error or screen.in_words(refusal, drawn)
     key = form.cleaned_data.get("entry_key") if form.is_valid() else None
-    return answer_not_saved(request, match, entry=entry, error=error, entry_key=key)
+    number = lost_race(match, form) if refusal is None else None
+    twin = twin_hands(match, number, entry, drawn) if number else None
+    return answer_not_saved(request, match, entry=entry, error=error, entry_key=key, twin=twin)
 
 
 def retried(request, match, form, earlier):

@@ -80,6 +80,14 @@
     var moved = form.querySelector("[data-moved-note]");
     moved.textContent = live.dataset.moved;
     moved.hidden = false;
+    // What was typed may be the hand the other phone saved: Save becomes a choice.
+    var choice = form.querySelector("[data-moved-choice]");
+    if (choice) {
+      var saveAs = choice.querySelector("[data-save-as]");
+      saveAs.textContent = saveAs.dataset.saveAs.replace("%(number)s", live.dataset.nextRound);
+      choice.hidden = false;
+      form.querySelector("[data-save]").hidden = true;
+    }
     var note = form.querySelector("[data-not-saved]");
     if (note && !note.hidden) note.textContent = live.dataset.backOnline;
     htmx.trigger(form, "change");  // the preview follows the new table

@@ -50,7 +50,8 @@ def test_the_second_phone_follows_the_rounds_and_keeps_what_it_typed(phones, mat
     expect(second.locator("[data-moved-note]")).to_contain_text("now for round 3")
     expect(second.locator("input[name=hand-2]")).to_have_value("9")
     screenshot(second, "second-phone-moved")
-    save(second)
+    expect(second.get_by_role("button", name="Save round")).to_be_hidden()  # a choice instead
+    second.get_by_role("button", name="A different hand: save it as round 3").click()
     expect(second.locator(".scoreboard tbody tr")).to_have_count(3)
     assert [r.entry["declarer"] for r in Round.objects.order_by("number")] == [0, 2, 1]
 

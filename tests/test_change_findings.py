@@ -15,6 +15,7 @@ from games.models import Match, Table
 from games.records import store
 from tests.html import visible
 from tests.test_views_setup import posted
+from tests.views import new_least_score, post_round
 
 pytestmark = pytest.mark.django_db
 
@@ -243,3 +244,26 @@ def test_l2_a_comma_in_a_persons_name_on_the_names_page_is_refused_in_words(clie
     assert "One name here: a comma separates two people" in visible(refused.content.decode())
     table.refresh_from_db()
     assert table.people == PEOPLE
+
+
+# ---- C1: two phones, one hand
+
+
+def test_c1_a_hand_another_phone_entered_first_is_shown_beside_mine_and_never_saved_twice(client):
+    match = new_least_score(client, threshold="1000")
+    drawn = match.version
+    post_round(client, match, 0, 7, 15, 20, version=drawn)  # phone A saves round 1
+    url = reverse("round_create", args=[match.public_id])
+    mine = {"declarer": "0", "hand-0": "7", "hand-1": "15", "hand-2": "20", "round": "1"}
+    refused = client.post(url, {**mine, "version": drawn, "entry_key": "phone-b"})
+    assert refused.status_code == 422
+    page = refused.content.decode()
+    shown = visible(page)
+    assert "Round 1 was just entered from another phone." in shown
+    theirs, yours = shown.split("Round 1, from the other phone")[1].split("Yours")[:2]
+    assert "Bo, hand: 15" in theirs and "Bo, hand: 15" in yours
+    assert "Same hand: drop mine" in shown and "A different hand: save it as round 2" in shown
+    assert "Save round" not in shown  # no tap stores the same hand again by habit
+    version = re.search(r'name="version" value="(\d+)"', page)[1]
+    again = client.post(url, {**mine, "round": "2", "version": version, "entry_key": "phone-b"})
+    assert again.status_code == 302 and match.rounds.count() == 2
