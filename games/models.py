@@ -724,13 +724,9 @@ class Table(models.Model):
                 since = list(now.payments.filter(version__gte=seen))
                 if since:
                     raise Stale(since)
-            for name in (payer, payee):
-                if now.person(name) is None:
-                    raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
+            now.check_payment(payer, payee)
             if now.payments.count() >= MAX_PAYMENTS:
                 raise Refused(rules.RulesError(PAYMENTS_FULL, most=MAX_PAYMENTS))
-            if now.person(payer) == now.person(payee):
-                raise Refused(rules.RulesError(gettext_noop("a payment is between two people")))
             return Payment.objects.create(
                 table=now,
                 payer=now.person(payer),
@@ -740,6 +736,14 @@ class Table(models.Model):
                 entry_key=key,
                 version=now.version,
             )
+
+    def check_payment(self, payer, payee):
+        """Refused unless payer and payee are two of the table's people."""
+        for name in (payer, payee):
+            if self.person(name) is None:
+                raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
+        if self.person(payer) == self.person(payee):
+            raise Refused(rules.RulesError(gettext_noop("a payment is between two people")))
 
     def change_setup(self, name, people, seen=None):
         """Rename the table and its people, remove people, add people: people holds each

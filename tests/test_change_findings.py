@@ -5,14 +5,15 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import ledger
-from games.models import Match, Table
-from games.records import store
+from games import ledger, rules
+from games.models import Match, Round, Table
+from games.records import store, store_table
 from tests.html import visible
 from tests.test_views_setup import posted
 from tests.views import new_least_score, post_round
@@ -267,3 +268,31 @@ def test_c1_a_hand_another_phone_entered_first_is_shown_beside_mine_and_never_sa
     version = re.search(r'name="version" value="(\d+)"', page)[1]
     again = client.post(url, {**mine, "round": "2", "version": version, "entry_key": "phone-b"})
     assert again.status_code == 302 and match.rounds.count() == 2
+
+
+# ---- M7: a table's import never holds the write lock long
+
+
+def test_m7_a_tables_import_scores_outside_any_transaction_and_writes_in_short_ones(monkeypatch):
+    """The engine replays each match before anything is written, and the rounds are written a
+    few thousand a transaction: a save on another match waits for one of them at most."""
+    replayed_in, written_in = [], {}
+    replay, bulk_create = rules.replay, Round.objects.bulk_create
+
+    def replaying(document):
+        replayed_in.append(list(connection.savepoint_ids))
+        return replay(document)
+
+    def writing(rows, *args, **kwargs):
+        rows = list(rows)
+        key = tuple(connection.savepoint_ids)
+        written_in[key] = written_in.get(key, 0) + len(rows)
+        return bulk_create(rows, *args, **kwargs)
+
+    monkeypatch.setattr(rules, "replay", replaying)
+    monkeypatch.setattr(Round.objects, "bulk_create", writing)
+    played = [sheet(PEOPLE, *[(k % 5, -(k % 5), 1, -1)] * 80) for k in range(20)]
+    table = store_table({"table": "Thursday", "people": PEOPLE, "matches": played})
+    assert table.matches.count() == 20 and Round.objects.count() == 20 * 80
+    assert replayed_in and all(held == [] for held in replayed_in)
+    assert len(written_in) >= 3 and max(written_in.values()) <= 250
