@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.models import Match, Table
+from games.signing import phone_of
 
 REMEMBERED_MATCHES = 30
 
@@ -83,5 +84,5 @@ def share_page(request, heading, links, back):
         url = request.build_absolute_uri(reverse(name, args=[token]))
         svg = segno.make(url, error="m").svg_inline(border=2, omitsize=True)
         codes.append((title, note, url, svg))
-    context = {"heading": heading, "codes": codes, "back": back}
+    context = {"heading": heading, "codes": codes, "back": back, "phone_name": phone_of(request)}
     return render(request, "games/share.html", context)

@@ -21,6 +21,7 @@ from games.forms import MAX_PEOPLE
 from games.memo import board, keep_board
 from games.rules.base import plain
 from games.screen import next_numbers, next_round, replayed, table_before
+from games.signing import signed_by
 
 MAX_ROUNDS = rules.MAX_ROUNDS
 # Deleted rounds are kept (they can be restored) and count towards MAX_ROUNDS: a match stores
@@ -475,6 +476,7 @@ class SetupChange(models.Model):
     after = models.JSONField()
     # The version of the match or table it was made at: a form drawn at a later one saw it.
     version = models.PositiveIntegerField(default=0)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
     # A match's rename made everywhere at its table: the table's change it is part of (undone
     # with it).
     table_change = models.ForeignKey(
@@ -565,6 +567,7 @@ class RoundEvent(models.Model):
     action = models.CharField(max_length=10, choices=ACTIONS)
     entry = models.JSONField()
     at = models.DateTimeField(auto_now_add=True)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
 
     class Meta:
         ordering = ["at", "pk"]
@@ -878,6 +881,7 @@ class Payment(models.Model):
     # The table's version at the payment's last change (recorded, deleted, restored): a form
     # drawn at a later one saw it.
     version = models.PositiveIntegerField(default=0)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
 
     class Meta:
         ordering = ["created", "pk"]

@@ -32,6 +32,7 @@ from games.forms import (
 )
 from games.links import get_table, remember, share_page
 from games.models import Match, Payment, Refused, SetupChange, Stale, Table, Unknown
+from games.signing import phone_of
 from games.stale import table_as_drawn, table_sides
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
@@ -297,7 +298,14 @@ def drawn_version(data):
 def render_setup(request, table, form, error=None, stale=None):
     """The page fixing the table's names, with its changes so far (a refused undo: error)."""
     changes = [(change, setup_lines(change)) for change in table.setup_changes.all()]
-    context = {"table": table, "form": form, "changes": changes, "error": error, "stale": stale}
+    context = {
+        "table": table,
+        "form": form,
+        "changes": changes,
+        "error": error,
+        "stale": stale,
+        "phone_name": phone_of(request),
+    }
     failed = form.errors or error or stale
     return render(request, "games/table_setup.html", context, status=422 if failed else 200)
 

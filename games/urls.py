@@ -1,10 +1,11 @@
 from django.urls import path
 
-from games import offline, records, tables, views
+from games import offline, records, signing, tables, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("phone/", signing.name_phone, name="name_phone"),
     path("new/<slug:slug>/", views.new_match, name="new_match"),
     path("w/<str:watch_id>/", views.watch_page, name="watch"),
     path("live/<str:watch_id>/", views.live, name="live"),

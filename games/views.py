@@ -51,6 +51,7 @@ from games.models import (
     Unknown,
     position_of,
 )
+from games.signing import phone_of
 from games.stale import match_sides
 from games.templatetags.scorekeeper import because, said
 from scorekeeper.limits import limited
@@ -462,6 +463,7 @@ def render_history(request, match, error=None):
         "match": match,
         "game": match.rules,
         "error": error,
+        "phone_name": phone_of(request),
         "setups": [(c, setup_lines(c, match.rules)) for c in match.setup_changes.all()],
         "rounds": numbered(match, match.rounds.prefetch_related("events")),
     }

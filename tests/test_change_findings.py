@@ -296,3 +296,36 @@ def test_m7_a_tables_import_scores_outside_any_transaction_and_writes_in_short_o
     assert table.matches.count() == 20 and Round.objects.count() == 20 * 80
     assert replayed_in and all(held == [] for held in replayed_in)
     assert len(written_in) >= 3 and max(written_in.values()) <= 250
+
+
+# ---- each change signed
+
+
+def test_a_named_phone_signs_its_rounds_setup_fixes_and_payments(client):
+    assert client.get(reverse("name_phone")).status_code == 200
+    named = client.post(reverse("name_phone") + "?next=/matches/", {"name": " Bo "})
+    assert named.status_code == 302 and named.url == "/matches/"
+    match = new_least_score(client, threshold="1000")
+    post_round(client, match, 0, 7, 15, 20)
+    edit = reverse("round_edit", args=[match.public_id, 1])
+    client.post(edit, {"declarer": "0", "hand-0": "7", "hand-1": "16", "hand-2": "20"})
+    match.change_setup(["Ann", "Eve", "Chen"], match.options)  # no request: no phone named
+    history = visible(client.get(reverse("history", args=[match.public_id])).content.decode())
+    assert "entered on Bo's phone" in history and "changed on Bo's phone" in history
+    assert "Changes from here are signed “Bo's phone”." in history
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    pay = {"payer": "Bo", "payee": "Ann", "amount": "5", "unit": "money"}
+    client.post(reverse("table_pay", args=[table.public_id]), pay)
+    client.post(reverse("table_setup", args=[table.public_id]), names_form(table, name="Fri"))
+    shown = visible(client.get(reverse("table", args=[table.public_id])).content.decode())
+    assert "Bo paid Ann 5.00 on Bo's phone" in shown
+    names = visible(client.get(reverse("table_setup", args=[table.public_id])).content.decode())
+    assert "on Bo's phone" in names
+
+
+def test_a_phone_name_is_one_line_of_at_most_40_characters(client):
+    refused = client.post(reverse("name_phone"), {"name": "B" * 41})
+    assert refused.status_code == 422
+    assert "A name is at most 40 characters." in visible(refused.content.decode())
+    away = client.post(reverse("name_phone") + "?next=https://evil.example/", {"name": "Bo"})
+    assert away.url == "/"
