@@ -417,6 +417,19 @@ class Match(models.Model):
             now.closed = closing
             now.played = (drawn["game"], drawn["table"], closing)
 
+    def replace_link(self):
+        """Give the match a new score link; the one it had (the link this instance was read by)
+        then opens nothing (ReplacedLink says when, and from which phone). Conflict when another
+        phone replaced it first."""
+        with self.changing() as now:
+            held = Match.objects.values_list("public_id", flat=True).get(pk=now.pk)
+            if held != self.public_id:
+                raise Conflict
+            ReplacedLink.objects.create(token=held, match=now)
+            self.public_id = new_token()
+            Match.objects.filter(pk=now.pk).update(public_id=self.public_id)
+        return self.public_id
+
     def rematch(self):
         """The match that follows this one (made on the first ask, the same on a second), in
         its table while the table has room (counted under the table's lock)."""
@@ -848,6 +861,17 @@ class Table(models.Model):
             raise Refused(rules.RulesError(CHANGED_SINCE))
         return self.set_up(after, before)
 
+    def replace_link(self):
+        """Give the table a new score link; the one it had then opens nothing (as a match's)."""
+        with self.changing() as now:
+            held = Table.objects.values_list("public_id", flat=True).get(pk=now.pk)
+            if held != self.public_id:
+                raise Conflict
+            ReplacedLink.objects.create(token=held, table=now)
+            self.public_id = new_token()
+            Table.objects.filter(pk=now.pk).update(public_id=self.public_id)
+        return self.public_id
+
     def set_payment_deleted(self, pk, deleting):
         """Delete a payment (it can be restored), or restore a deleted one."""
         with self.changing() as now:
@@ -908,6 +932,20 @@ class Payment(models.Model):
     def as_paid(self):
         """The payment as the ledger reads it: its document and the day it was recorded."""
         return {**self.document(), "date": timezone.localdate(self.created)}
+
+
+class ReplacedLink(models.Model):
+    """A score link replaced from Share (posted in the wrong chat, say): it opens nothing, and
+    says when it was replaced and from which phone."""
+
+    token = models.CharField(max_length=32, unique=True)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE)
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
+
+    def __str__(self):
+        return f"replaced link of {self.match_id or self.table_id}"
 
 
 class Heartbeat(models.Model):

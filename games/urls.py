@@ -12,6 +12,7 @@ urlpatterns = [
     path("m/<str:public_id>/", views.match_page, name="match"),
     path("m/<str:public_id>/live/", views.score_live, name="score_live"),
     path("m/<str:public_id>/share/", views.share, name="share"),
+    path("m/<str:public_id>/share/replace/", views.share_replace, name="share_replace"),
     path("m/<str:public_id>/history/", views.history, name="history"),
     path("m/<str:public_id>/setup/", views.match_setup, name="match_setup"),
     path("m/<str:public_id>/setup/<int:pk>/undo/", views.match_setup_undo, name="match_setup_undo"),
@@ -42,6 +43,11 @@ urlpatterns = [
     path("t/<str:public_id>/new/<slug:slug>/", tables.table_new_match, name="table_new_match"),
     path("t/<str:public_id>/take/", tables.table_take, name="table_take"),
     path("t/<str:public_id>/share/", tables.table_share, name="table_share"),
+    path(
+        "t/<str:public_id>/share/replace/",
+        tables.table_share_replace,
+        name="table_share_replace",
+    ),
     path("t/<str:public_id>/setup/", tables.table_setup, name="table_setup"),
     path(
         "t/<str:public_id>/setup/<int:pk>/undo/", tables.table_setup_undo, name="table_setup_undo"

@@ -31,6 +31,7 @@ from games.links import (
     get_table,
     holds_table,
     on_this_phone,
+    refuse_if_replaced,
     remember,
     share_page,
     tables_on_this_phone,
@@ -644,4 +645,19 @@ def share(request, public_id):
         ),
     ]
     back = (reverse("match", args=[match.public_id]), _("Back to the match"))
-    return share_page(request, _("Share this match"), links, back)
+    replace = reverse("share_replace", args=[match.public_id])
+    return share_page(request, _("Share this match"), links, back, replace)
+
+
+@require_POST
+def share_replace(request, public_id):
+    """A new score link for the match (the old one posted in the wrong chat, say): the old one
+    opens nothing from now on; this phone goes on with the new one."""
+    match = get_match(public_id)
+    try:
+        new = match.replace_link()
+    except Conflict:  # another phone replaced it first: this link opens nothing now
+        refuse_if_replaced(public_id)
+        raise
+    remember(request, new)
+    return redirect("share", public_id=new)

@@ -329,3 +329,38 @@ def test_a_phone_name_is_one_line_of_at_most_40_characters(client):
     assert "A name is at most 40 characters." in visible(refused.content.decode())
     away = client.post(reverse("name_phone") + "?next=https://evil.example/", {"name": "Bo"})
     assert away.url == "/"
+
+
+# ---- a score link replaced from Share
+
+
+def test_a_replaced_score_link_opens_nothing_and_says_so(client):
+    client.post(reverse("name_phone"), {"name": "Bo"})
+    match = new_least_score(client, threshold="1000")
+    old = match.public_id
+    share = client.get(reverse("share", args=[old])).content.decode()
+    assert reverse("share_replace", args=[old]) in share
+    replaced = client.post(reverse("share_replace", args=[old]))
+    match.refresh_from_db()
+    assert match.public_id != old and replaced.url == reverse("share", args=[match.public_id])
+    for url in (reverse("match", args=[old]), reverse("score_live", args=[old]) + "?v=0"):
+        gone = client.get(url)
+        assert gone.status_code == 404
+        page = gone.content.decode()
+        assert "This score link was replaced on Bo's phone" in visible(page)
+        assert match.public_id not in page and match.watch_id not in page
+    assert client.post(reverse("round_create", args=[old]), {}).status_code == 404
+    assert client.post(reverse("share_replace", args=[old])).status_code == 404
+    assert client.get(reverse("match", args=[match.public_id])).status_code == 200
+
+
+def test_a_replaced_table_score_link_opens_nothing(client):
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    old = table.public_id
+    client.post(reverse("table_share_replace", args=[old]))
+    table.refresh_from_db()
+    gone = client.get(reverse("table", args=[old]))
+    assert gone.status_code == 404 and "This score link was replaced" in visible(
+        gone.content.decode()
+    )
+    assert client.get(reverse("table", args=[table.public_id])).status_code == 200

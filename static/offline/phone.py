@@ -30,7 +30,14 @@ def setup(root):
     root = Path(root)
     # games.urls names the views the templates link to, and games/templatetags/tables.py
     # imports the models; on the phone none of them is ever called.
-    stubbed = ("games.views", "games.records", "games.offline", "games.tables", "games.models")
+    stubbed = (
+        "games.views",
+        "games.records",
+        "games.offline",
+        "games.tables",
+        "games.models",
+        "games.signing",
+    )
     for name in stubbed:
         stub = types.ModuleType(name)
         stub.__getattr__ = lambda attribute: _nothing
