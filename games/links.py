@@ -22,7 +22,7 @@ REMEMBERED_MATCHES = 30
 
 def get_match(public_id):
     """The match behind a score link; a watch link here is refused (403), a replaced score link
-    says so (404), anything else 404."""
+    says so (410), anything else 404."""
     try:
         return Match.objects.get(public_id=public_id)
     except Match.DoesNotExist:
@@ -34,7 +34,7 @@ def get_match(public_id):
 
 def get_table(public_id):
     """The table behind a score link; its watch link here is refused (403), a replaced score
-    link says so (404), anything else 404."""
+    link says so (410), anything else 404."""
     try:
         return Table.objects.get(public_id=public_id)
     except Table.DoesNotExist:
@@ -44,8 +44,14 @@ def get_table(public_id):
         raise Http404(_("There is no such table.")) from None
 
 
+class Replaced(Http404):
+    """A score link replaced from Share: gone (410), never drawn from a copy on the phone."""
+
+    status = 410
+
+
 def refuse_if_replaced(token):
-    """A 404 saying when, and on which phone, the score link token was replaced, if it was:
+    """A 410 saying when, and on which phone, the score link token was replaced, if it was:
     it opens nothing, not even the way to the new one."""
     replaced = ReplacedLink.objects.filter(token=token).first()
     if replaced is None:
@@ -61,7 +67,7 @@ def refuse_if_replaced(token):
             "This score link was replaced (%(when)s): it opens nothing now. Ask someone at the "
             "table for the new one."
         ) % {"when": when}
-    raise Http404(said)
+    raise Replaced(said)
 
 
 def remember(request, token, key="matches"):
@@ -114,6 +120,7 @@ def share_page(request, heading, links, back, replace=None):
         "codes": codes,
         "back": back,
         "replace": replace,
+        "replaced": request.GET.get("replaced") == "1",
         "phone_name": phone_of(request),
     }
     return render(request, "games/share.html", context)

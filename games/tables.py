@@ -271,7 +271,7 @@ def table_share_replace(request, public_id):
         refuse_if_replaced(public_id)
         raise
     remember(request, new, key="tables")
-    return redirect("table_share", public_id=new)
+    return redirect(reverse("table_share", args=[new]) + "?replaced=1")
 
 
 # ---- changes

@@ -660,4 +660,4 @@ def share_replace(request, public_id):
         refuse_if_replaced(public_id)
         raise
     remember(request, new)
-    return redirect("share", public_id=new)
+    return redirect(reverse("share", args=[new]) + "?replaced=1")

@@ -24,10 +24,10 @@
   }
   setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", poll);
-  // A score link replaced on another phone opens nothing: its live check answers 404, and the
-  // page is loaded again to say so (and when, and from which phone).
+  // A score link replaced on another phone opens nothing: its live check answers 410 (gone),
+  // and the page is loaded again to say so (and when, and from which phone).
   document.addEventListener("htmx:responseError", function (event) {
-    if (event.detail.elt.matches("[data-live]") && event.detail.xhr.status === 404) location.reload();
+    if (event.detail.elt.matches("[data-live]") && event.detail.xhr.status === 410) location.reload();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!event.detail.elt.matches("[data-live]")) return;

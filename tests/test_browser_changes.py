@@ -84,3 +84,37 @@ def test_a_names_and_options_form_drawn_before_another_phones_fix_is_refused(pho
     expect(first.locator(".scoreboard")).to_contain_text("Eve")
     match.refresh_from_db()
     assert match.players == ["Ann", "Eve", "Chen"] and match.options["penalty"] == 40
+
+
+def test_a_named_phone_is_named_in_history(phone, match):
+    page = phone
+    page.goto(f"/m/{match.public_id}/history/")
+    expect(page.locator(".this-phone")).to_contain_text("Changes from here are not signed.")
+    page.get_by_role("link", name="Name this phone").click()
+    shots(page, "name-this-phone")
+    page.get_by_label("Whose phone is this?").fill("Bo")
+    page.get_by_role("button", name="Save the name").click()
+    expect(page.locator(".this-phone")).to_contain_text("signed “Bo's phone”")
+    page.goto(f"/m/{match.public_id}/")
+    fill_round(page, 0, [7, 15, 20])
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_role("heading", name="Round 2")).to_be_visible()
+    page.goto(f"/m/{match.public_id}/history/")
+    expect(page.locator(".history-round")).to_contain_text("entered on Bo's phone")
+    shots(page, "history-signed")
+
+
+def test_a_replaced_score_link_opens_nothing_and_the_phone_holding_it_is_told(phones, match):
+    first, second = phones
+    second.goto(f"/m/{match.public_id}/")  # the link posted in the wrong chat, open here
+    first.goto(f"/m/{match.public_id}/share/")
+    first.get_by_text("Replace the score link", exact=True).click()
+    first.get_by_role("button", name="Yes, replace it").click()
+    expect(first.get_by_role("heading", name="Share this match")).to_be_visible()
+    match.refresh_from_db()
+    assert match.public_id in first.url
+    shots(first, "share-replaced")
+    expect(second.locator("main")).to_contain_text(
+        "This score link was replaced", timeout=15_000
+    )  # told on its next live check
+    shots(second, "old-score-link")

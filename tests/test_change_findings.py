@@ -342,15 +342,16 @@ def test_a_replaced_score_link_opens_nothing_and_says_so(client):
     assert reverse("share_replace", args=[old]) in share
     replaced = client.post(reverse("share_replace", args=[old]))
     match.refresh_from_db()
-    assert match.public_id != old and replaced.url == reverse("share", args=[match.public_id])
+    assert match.public_id != old
+    assert replaced.url == reverse("share", args=[match.public_id]) + "?replaced=1"
     for url in (reverse("match", args=[old]), reverse("score_live", args=[old]) + "?v=0"):
         gone = client.get(url)
-        assert gone.status_code == 404
+        assert gone.status_code == 410
         page = gone.content.decode()
         assert "This score link was replaced on Bo's phone" in visible(page)
         assert match.public_id not in page and match.watch_id not in page
-    assert client.post(reverse("round_create", args=[old]), {}).status_code == 404
-    assert client.post(reverse("share_replace", args=[old])).status_code == 404
+    assert client.post(reverse("round_create", args=[old]), {}).status_code == 410
+    assert client.post(reverse("share_replace", args=[old])).status_code == 410
     assert client.get(reverse("match", args=[match.public_id])).status_code == 200
 
 
@@ -360,7 +361,7 @@ def test_a_replaced_table_score_link_opens_nothing(client):
     client.post(reverse("table_share_replace", args=[old]))
     table.refresh_from_db()
     gone = client.get(reverse("table", args=[old]))
-    assert gone.status_code == 404 and "This score link was replaced" in visible(
+    assert gone.status_code == 410 and "This score link was replaced" in visible(
         gone.content.decode()
     )
     assert client.get(reverse("table", args=[table.public_id])).status_code == 200
