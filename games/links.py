@@ -9,12 +9,12 @@ import segno
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from games.models import Match, ReplacedLink, Table
+from games.models import Conflict, Match, ReplacedLink, Table
 from games.signing import phone_of
 
 REMEMBERED_MATCHES = 30
@@ -42,6 +42,19 @@ def get_table(public_id):
             raise PermissionDenied(_("This is a watch link: it cannot change the table.")) from None
         refuse_if_replaced(public_id)
         raise Http404(_("There is no such table.")) from None
+
+
+def replaced(request, changed, share, key):
+    """A new score link for changed (a match or a table, by the link the request named): this
+    phone goes on with it (remembered under key) on its share page, saying so; a link another
+    phone replaced first opens nothing."""
+    try:
+        new = changed.replace_link()
+    except Conflict:
+        refuse_if_replaced(changed.public_id)
+        raise
+    remember(request, new, key=key)
+    return redirect(reverse(share, args=[new]) + "?replaced=1")
 
 
 class Replaced(Http404):

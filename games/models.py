@@ -418,17 +418,9 @@ class Match(models.Model):
             now.played = (drawn["game"], drawn["table"], closing)
 
     def replace_link(self):
-        """Give the match a new score link; the one it had (the link this instance was read by)
-        then opens nothing (ReplacedLink says when, and from which phone). Conflict when another
-        phone replaced it first."""
+        """Give the match a new score link (new_link); return it."""
         with self.changing() as now:
-            held = Match.objects.values_list("public_id", flat=True).get(pk=now.pk)
-            if held != self.public_id:
-                raise Conflict
-            ReplacedLink.objects.create(token=held, match=now)
-            self.public_id = new_token()
-            Match.objects.filter(pk=now.pk).update(public_id=self.public_id)
-        return self.public_id
+            return new_link(self, match=now)
 
     def rematch(self):
         """The match that follows this one (made on the first ask, the same on a second), in
@@ -862,15 +854,9 @@ class Table(models.Model):
         return self.set_up(after, before)
 
     def replace_link(self):
-        """Give the table a new score link; the one it had then opens nothing (as a match's)."""
+        """Give the table a new score link (new_link); return it."""
         with self.changing() as now:
-            held = Table.objects.values_list("public_id", flat=True).get(pk=now.pk)
-            if held != self.public_id:
-                raise Conflict
-            ReplacedLink.objects.create(token=held, table=now)
-            self.public_id = new_token()
-            Table.objects.filter(pk=now.pk).update(public_id=self.public_id)
-        return self.public_id
+            return new_link(self, table=now)
 
     def set_payment_deleted(self, pk, deleting):
         """Delete a payment (it can be restored), or restore a deleted one."""
@@ -932,6 +918,20 @@ class Payment(models.Model):
     def as_paid(self):
         """The payment as the ledger reads it: its document and the day it was recorded."""
         return {**self.document(), "date": timezone.localdate(self.created)}
+
+
+def new_link(changed, **owner):
+    """Under the match's or table's lock (owner: match= or table=, as it stands): a new score
+    link for changed; the one it was read by then opens nothing (a ReplacedLink says when, and
+    from which phone). Conflict when another phone replaced that link first."""
+    rows = type(changed).objects.filter(pk=changed.pk)
+    held = rows.values_list("public_id", flat=True).get()
+    if held != changed.public_id:
+        raise Conflict
+    ReplacedLink.objects.create(token=held, **owner)
+    changed.public_id = new_token()
+    rows.update(public_id=changed.public_id)
+    return changed.public_id
 
 
 class ReplacedLink(models.Model):

@@ -30,8 +30,8 @@ from games.forms import (
     TakeForm,
     asked_to_add,
 )
-from games.links import get_table, refuse_if_replaced, remember, share_page
-from games.models import Conflict, Match, Payment, Refused, SetupChange, Stale, Table, Unknown
+from games.links import get_table, remember, replaced, share_page
+from games.models import Match, Payment, Refused, SetupChange, Stale, Table, Unknown
 from games.signing import phone_of
 from games.stale import table_as_drawn, table_sides
 from games.templatetags.scorekeeper import said
@@ -264,14 +264,7 @@ def table_share(request, public_id):
 @require_POST
 def table_share_replace(request, public_id):
     """A new score link for the table; the old one opens nothing from now on."""
-    table = get_table(public_id)
-    try:
-        new = table.replace_link()
-    except Conflict:  # another phone replaced it first: this link opens nothing now
-        refuse_if_replaced(public_id)
-        raise
-    remember(request, new, key="tables")
-    return redirect(reverse("table_share", args=[new]) + "?replaced=1")
+    return replaced(request, get_table(public_id), "table_share", "tables")
 
 
 # ---- changes

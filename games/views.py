@@ -31,8 +31,8 @@ from games.links import (
     get_table,
     holds_table,
     on_this_phone,
-    refuse_if_replaced,
     remember,
+    replaced,
     share_page,
     tables_on_this_phone,
 )
@@ -653,11 +653,4 @@ def share(request, public_id):
 def share_replace(request, public_id):
     """A new score link for the match (the old one posted in the wrong chat, say): the old one
     opens nothing from now on; this phone goes on with the new one."""
-    match = get_match(public_id)
-    try:
-        new = match.replace_link()
-    except Conflict:  # another phone replaced it first: this link opens nothing now
-        refuse_if_replaced(public_id)
-        raise
-    remember(request, new)
-    return redirect(reverse("share", args=[new]) + "?replaced=1")
+    return replaced(request, get_match(public_id), "share", "matches")

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round
-from tests.conftest import PHONE, shots
+from tests.conftest import shots
 from tests.test_browser_live_table import fill_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -16,14 +16,6 @@ def match():
     return Match.objects.create(
         game="least_score", players=["Ann", "Bo", "Chen"], options={"threshold": 1000}
     )
-
-
-@pytest.fixture
-def phones(browser, live_server):
-    contexts = [browser.new_context(base_url=live_server.url, **PHONE) for _ in range(2)]
-    yield [context.new_page() for context in contexts]
-    for context in contexts:
-        context.close()
 
 
 def both_save(phones, match, first_hands, second_hands):

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Round
-from tests.conftest import PHONE, screenshot
+from tests.conftest import screenshot
 from tests.test_browser_live_table import fill_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,14 +18,6 @@ def match():
         players=["Ann", "Bo", "Chen"],
         options={"threshold": 25, "end": "first_out"},
     )
-
-
-@pytest.fixture
-def phones(browser, live_server):
-    contexts = [browser.new_context(base_url=live_server.url, **PHONE) for _ in range(2)]
-    yield [context.new_page() for context in contexts]
-    for context in contexts:
-        context.close()
 
 
 def save(page):

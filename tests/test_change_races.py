@@ -6,13 +6,13 @@ above, and what a table adds up is what its matches' rounds replay to."""
 import itertools
 import json
 import re
-import threading
 from decimal import Decimal
 
 import pytest
 
 from games import ledger, rules
 from tests.server import DATABASES, Phone, Server, database
+from tests.test_attack_findings import at_once
 
 PEOPLE = ["Ann", "Bo", "Chen", "Dee"]
 KINDS = ["round", "setup", "undo", "rename", "payment", "take", "rematch"]
@@ -90,27 +90,6 @@ class Evening:
 def points(seats, k):
     """A zero-sum round of a score sheet: seat 0 wins k, seat 1 loses it."""
     return {f"points-{s}": str(k if s == 0 else -k if s == 1 else 0) for s in range(seats)}
-
-
-def at_once(server, page, writes):
-    """Each (path, form) posted by its own phone (which opened page), all at one moment; the
-    statuses in order."""
-    phones = [Phone(server.url) for _ in writes]
-    for phone in phones:
-        phone.get(page)
-    start = threading.Barrier(len(writes))
-    statuses = [None] * len(writes)
-
-    def post(k):
-        start.wait()
-        statuses[k] = phones[k].post(*writes[k])[0]
-
-    threads = [threading.Thread(target=post, args=(k,)) for k in range(len(writes))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return statuses
 
 
 def replayed_balances(export):
