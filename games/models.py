@@ -786,8 +786,10 @@ class Table(models.Model):
         return change
 
     def rename_people(self, renamed):
-        """Under the lock: each of the table's people renamed ({old: new}) everywhere."""
-        people = [renamed.get(person, person) for person in self.people]
+        """Under the lock: each of the table's people renamed ({old: new}, old compared as the
+        engine compares names) everywhere."""
+        keys = {rules.same_name_key(old): new for old, new in renamed.items()}
+        people = [keys.get(rules.same_name_key(person), person) for person in self.people]
         return self.set_up(
             {"name": self.name, "people": self.people}, {"name": self.name, "people": people}
         )

@@ -201,3 +201,13 @@ def test_a_match_keeps_at_most_so_many_changes_of_its_setup(monkeypatch):
         match.change_setup(["Zed", "Bo", "Chen"], match.options)
     assert str(refused.value.error) == "the names and options have been changed 2 times: no more"
     assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
+
+
+def test_a_typo_is_fixed_at_the_table_however_the_match_wrote_its_case(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen"])
+    match = table.start_match("sanming", ["Ann", "bbo", "Chen"], {})
+    url = reverse("match_setup", args=[match.public_id])
+    client.post(url, {**posted(match, ["Ann", "Bo", "Chen"]), "typo": "1"})
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen"]
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
