@@ -4,19 +4,25 @@ SQLite's online backup for the embedded default, pg_dump's custom format for Pos
 What goes wrong is a Refused with one sentence for the organiser; nothing is half written.
 """
 
+import fcntl
 import os
 import sqlite3
 import subprocess
-import tempfile
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+import psycopg
+from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
+from psycopg.conninfo import make_conninfo
 
-from games.models import Match, Table
+from games.models import Match, Payment, Round, Table
+from scorekeeper.startup import SERVING
 
 SQLITE_START = b"SQLite format 3\x00"
 POSTGRES_START = b"PGDMP"
@@ -100,30 +106,246 @@ def dump_postgres(target):
 
 # ---- bringing one back
 
+# The one copy of what a restore replaced, in the data folder (the next restore replaces it).
+KEPT = "scorekeeper-before-restore.backup"
+STAGING = "restoring"  # the alias of the database a copy is brought back into and checked in
+SERVING_NOW = "a server is running on this data: stop it, run restore, then start the server again."
+
 
 def restore(path, replace=False):
-    """Replace the whole database with the copy at path, migrated to this version of the app;
-    return (the file keeping what the database held before, or None; matches; tables)."""
+    """Bring back the copy at path in place of the whole database: checked whole, restored
+    beside the database (a new file, or a new PostgreSQL database), migrated to this version of
+    the app and checked again, and only then switched in; refused while a server runs on the
+    data. Return (the file keeping what the database held before, or None; what the copy
+    holds: {"matches", "tables", "rounds", "payments"})."""
     path = Path(path)
-    with database_trouble():
+    with database_trouble(), alone():
         check_backup(path)
-        kept = None
         matches, tables = held()
-        if matches or tables:
-            if not replace:
-                raise Refused(
-                    f"This database already holds {counted(matches, 'match', 'matches')} and "
-                    f"{counted(tables, 'table', 'tables')}: restoring {path} would replace them. "
-                    "Run again with --replace to replace them (they are kept in a backup first)."
-                )
-            kept = write(Path(settings.DATA_DIR))[0]
-        if connection.vendor == "sqlite":
-            restore_sqlite(path)
-        else:
-            restore_postgres(path)
+        if (matches or tables) and not replace:
+            raise Refused(
+                f"This database already holds {counted(matches, 'match', 'matches')} and "
+                f"{counted(tables, 'table', 'tables')}: restoring {path} would replace them. "
+                "Run again with --replace to replace them (they are kept in a backup first)."
+            )
+        stage = SQLiteStage() if connection.vendor == "sqlite" else PostgresStage()
+        try:
+            holds = stage.bring_back(path)
+            kept = keep() if matches or tables else None
+            stage.switch()
+        finally:
+            stage.drop()
+        return kept, holds
+
+
+@contextmanager
+def alone():
+    """Refuse while a server runs on the data: one holds the data folder's serving lock
+    (scorekeeper/startup.py), or, on PostgreSQL, is connected to the database. The lock is held
+    here until the restore is done: a server starting meanwhile waits for it."""
+    with open(Path(settings.DATA_DIR) / SERVING, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise Refused(SERVING_NOW) from None
+        if connection.vendor == "postgresql" and others_connected():
+            raise Refused(SERVING_NOW)
+        yield
+
+
+def others_connected():
+    """Whether any other session is connected to this PostgreSQL database."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0] > 0
+
+
+def keep():
+    """Write what the database holds now into the data folder's one kept copy (replacing the
+    copy an earlier restore kept, once this one is whole); return its path."""
+    kept = Path(settings.DATA_DIR) / KEPT
+    fresh = kept.with_name(f".{KEPT}.new")
+    fresh.unlink(missing_ok=True)
+    write(fresh)
+    os.replace(fresh, kept)
+    return kept
+
+
+class Stage:
+    """A database beside this one that a copy is brought back into and checked in, under the
+    alias STAGING, before it is switched in."""
+
+    def bring_back(self, path):
+        """Put the copy at path in the staged database, migrate it and check it whole; return
+        what it holds (Refused, naming path, when it is not a whole Scorekeeper backup)."""
+        try:
+            self.fill(path)
+            connections.settings[STAGING] = {**connection.settings_dict, "NAME": self.name}
+            staged = connections[STAGING]
+            refuse_unknown_migrations(staged)
+            call_command("migrate", database=STAGING, interactive=False, verbosity=0)
+            refuse_unless_whole(staged)
+            return holds(STAGING)
+        except (Failed, DatabaseError, sqlite3.Error) as error:
+            said = str(error).strip().splitlines() or [type(error).__name__]
+            raise Refused(f"{path} is not a whole Scorekeeper backup: {said[0]}") from None
+        except NotWhole as why:
+            raise Refused(f"{path} is not a whole Scorekeeper backup: {why}") from None
+        finally:
+            if STAGING in connections.settings:
+                connections[STAGING].close()
+
+    def drop(self):
+        """Remove what is left of the staged database (nothing, once switched in)."""
+        connections.settings.pop(STAGING, None)
+
+
+class NotWhole(Exception):
+    """What a staged copy lacks, in a few words."""
+
+
+def refuse_unknown_migrations(staged):
+    """NotWhole for a copy with no record of its migrations (no backup of Scorekeeper's) or
+    with one this version does not know (written by a newer one)."""
+    loader = MigrationLoader(staged)
+    applied = set(loader.applied_migrations)
+    if not any(app == "games" for app, _name in applied):
+        raise NotWhole("it holds no record of the app's migrations")
+    unknown = sorted(applied - set(loader.disk_migrations))
+    if unknown:
+        raise NotWhole(
+            f"it was written by a newer Scorekeeper (migration {'.'.join(unknown[0])}): "
+            "update this one first"
+        )
+
+
+def refuse_unless_whole(staged):
+    """NotWhole unless the migrated copy has every table and column the app's models expect,
+    no migration left to run, and (SQLite) passes its integrity and foreign key checks."""
+    executor = MigrationExecutor(staged)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        raise NotWhole("its migrations did not all run")
+    with staged.cursor() as cursor:
+        tables = set(staged.introspection.table_names(cursor))
+        for model in apps.get_models():
+            table = model._meta.db_table
+            if table not in tables:
+                raise NotWhole(f"it has no table {table}")
+            columns = {c.name for c in staged.introspection.get_table_description(cursor, table)}
+            missing = {f.column for f in model._meta.local_concrete_fields} - columns
+            if missing:
+                raise NotWhole(f"its table {table} has no column {sorted(missing)[0]}")
+        if staged.vendor == "sqlite":
+            if cursor.execute("PRAGMA integrity_check").fetchone() != ("ok",):
+                raise NotWhole("it fails SQLite's integrity check")
+            if cursor.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                raise NotWhole("a row of it points to one that is not there")
+
+
+def holds(alias):
+    """What the database under alias holds: {"matches", "tables", "rounds", "payments"}."""
+    return {
+        "matches": Match.objects.using(alias).count(),
+        "tables": Table.objects.using(alias).count(),
+        "rounds": Round.objects.using(alias).filter(deleted=None).count(),
+        "payments": Payment.objects.using(alias).filter(deleted=None).count(),
+    }
+
+
+class SQLiteStage(Stage):
+    """A new file beside the database file, moved over it in one rename."""
+
+    def __init__(self):
+        self.live = Path(connection.settings_dict["NAME"])
+        self.name = str(self.live.with_name(f".{self.live.name}.restoring"))
+        self.remove(Path(self.name))
+
+    def fill(self, path):
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as backup:
+            with closing(sqlite3.connect(self.name)) as staged:
+                backup.backup(staged)
+
+    def switch(self):
+        """Move the staged file over the database, each as one file (no write-ahead log beside
+        it): nothing opens the database meanwhile (no server runs, this one closed)."""
         connection.close()
-        call_command("migrate", interactive=False, verbosity=0)
-        return kept, *held()
+        with closing(sqlite3.connect(self.name)) as staged:
+            staged.execute("PRAGMA journal_mode=DELETE")
+        if self.live.exists():
+            with closing(sqlite3.connect(self.live)) as live:
+                live.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.remove(self.live, file=False)
+        os.replace(self.name, self.live)
+
+    def drop(self):
+        super().drop()
+        self.remove(Path(self.name))
+
+    @staticmethod
+    def remove(path, file=True):
+        """Remove the database file at path (file) and its write-ahead log and shared memory."""
+        for suffix in ("", "-wal", "-shm", "-journal")[0 if file else 1 :]:
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+class PostgresStage(Stage):
+    """A new database beside this one (its name and _restoring), renamed to this one's name."""
+
+    def __init__(self):
+        self.live = connection.settings_dict["NAME"]
+        self.name = f"{self.live}_restoring"
+        maintain(f"DROP DATABASE IF EXISTS {quoted(self.name)}")
+        maintain(f"CREATE DATABASE {quoted(self.name)} TEMPLATE template0")
+
+    def fill(self, path):
+        run(
+            ["pg_restore", "--no-owner", "--no-privileges", "--exit-on-error"]
+            + ["--single-transaction", f"--dbname={self.name}", str(path)]
+        )
+
+    def switch(self):
+        """Rename this database aside and the staged one to its name, then drop the old one;
+        refused, with nothing changed, when a session connected meanwhile."""
+        connection.close()
+        replaced = f"{self.live}_replaced"
+        maintain(f"DROP DATABASE IF EXISTS {quoted(replaced)}")
+        try:
+            maintain(f"ALTER DATABASE {quoted(self.live)} RENAME TO {quoted(replaced)}")
+        except psycopg.Error:
+            raise Refused(SERVING_NOW) from None
+        try:
+            maintain(f"ALTER DATABASE {quoted(self.name)} RENAME TO {quoted(self.live)}")
+        except psycopg.Error:
+            maintain(f"ALTER DATABASE {quoted(replaced)} RENAME TO {quoted(self.live)}")
+            raise
+        maintain(f"DROP DATABASE {quoted(replaced)}")
+
+    def drop(self):
+        super().drop()
+        maintain(f"DROP DATABASE IF EXISTS {quoted(self.name)}")
+
+
+def quoted(name):
+    return connection.ops.quote_name(name)
+
+
+def maintain(statement):
+    """Run statement on the server's maintenance database (postgres), not on this one: a
+    database is made, renamed and dropped from another."""
+    database = connection.settings_dict
+    info = make_conninfo(
+        host=database["HOST"] or None,
+        port=database["PORT"] or None,
+        user=database["USER"] or None,
+        password=database["PASSWORD"] or None,
+        dbname="postgres",
+        sslmode=database["OPTIONS"].get("sslmode"),
+    )
+    with psycopg.connect(info, autocommit=True) as admin:
+        admin.execute(statement)
 
 
 def check_backup(path):
@@ -179,31 +401,6 @@ def held():
     return Match.objects.count(), Table.objects.count()
 
 
-def restore_sqlite(path):
-    """Copy the backup over the SQLite database in one write."""
-    live = Path(connection.settings_dict["NAME"])
-    connection.close()
-    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as backup:
-        with closing(sqlite3.connect(live, timeout=20)) as database:
-            backup.backup(database)
-
-
-def restore_postgres(path):
-    """In one transaction: drop the app's tables, then run the dump's statements (pg_restore's
-    script, run by psql); any error leaves the database as it was."""
-    present = set(connection.introspection.table_names())
-    app_tables = [*connection.introspection.django_table_names(), "django_migrations"]
-    dropped = ", ".join(map(connection.ops.quote_name, sorted(present.intersection(app_tables))))
-    dropping = [f"--command=DROP TABLE {dropped} CASCADE"] if dropped else []
-    with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "restore.sql"
-        run(["pg_restore", "--no-owner", "--no-privileges", f"--file={script}", str(path)])
-        run(
-            ["psql", "--no-psqlrc", "--quiet", "--single-transaction", "--set=ON_ERROR_STOP=1"]
-            + [*dropping, f"--file={script}"]
-        )
-
-
 # ---- the tools
 
 
@@ -229,8 +426,8 @@ def run(command):
         ) from None
     if done.returncode:
         lines = done.stderr.strip().splitlines() or ["it failed"]
-        said = next((line for line in lines if "error:" in line.lower()), lines[-1])
-        raise Failed(f"{command[0]}: {said.strip()}")
+        said = next((line for line in lines if "error:" in line.lower()), lines[-1]).strip()
+        raise Failed(said if said.startswith(f"{command[0]}:") else f"{command[0]}: {said}")
     return done.stdout
 
 

@@ -124,7 +124,7 @@ def match_card(match, drawn):
 def series_card(match, game, result, combined):
     """The card of an evening's series: each player's combined amount, highest first (the
     evening's winner marked), and the combined settlement."""
-    lines = by_amount(zip(match.players, combined["amounts"]), cents(combined))
+    lines = by_amount(zip(combined["players"], combined["amounts"]), cents(combined))
     count = combined["count"]
     note = ngettext(
         "Settlement of %(matches)s finished match",

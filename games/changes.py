@@ -4,6 +4,8 @@ typed for a round: "Bo, hand: 16".
 The lines are engine Phrases, so the templates translate them and isolate each name and value.
 """
 
+from itertools import zip_longest
+
 from games.rules.base import Phrase, RulesError, Term, gettext_noop
 from games.rules.cards import DECK, pretty
 
@@ -123,9 +125,10 @@ def setup_lines(change, game=None, places=None):
     if game is not None and abs(len(old) - len(new)) == 1:
         lines += seated_lines(before, after, places)
     else:
-        lines += [{"renamed": pair} for pair in zip(old, new) if pair[0] != pair[1]]
-        lines += [{"joined": name} for name in new[len(old) :]]
-        lines += [{"left": name} for name in old[len(new) :]]
+        pairs = list(zip_longest(old, new))  # None: nobody in that place (a table's people)
+        lines += [{"renamed": pair} for pair in pairs if None not in pair and pair[0] != pair[1]]
+        lines += [{"joined": name} for was, name in pairs if was is None and name is not None]
+        lines += [{"left": was} for was, name in pairs if name is None and was is not None]
     if game is not None:
         # a leave, or a leave undone (a name renamed is neither)
         went, stayed = (

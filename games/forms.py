@@ -426,9 +426,22 @@ class SetupForm(NewMatchForm):
             else:
                 del self.fields[f"player_{seat}"]
         del self.fields["public_id"]
+        self.fields["version"] = drawn_at(match)
 
     def player_fields(self):
         return [self[f"player_{seat}"] for seat in range(self.seats)]
+
+
+def drawn_at(changed):
+    """The hidden field of the version of the match or table a form was drawn at: a change
+    made since by another phone is shown, never undone in silence."""
+    return forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=10**12,
+        initial=changed.version,
+        widget=forms.HiddenInput,
+    )
 
 
 def setup_initial(game, options):
@@ -542,6 +555,7 @@ class PaymentForm(forms.Form):
 
     def __init__(self, table, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["version"] = drawn_at(table)
         people = [(name, name) for name in table.people]
         self.fields["payer"].choices = self.fields["payee"].choices = people
         self.fields["payee"].initial = table.people[1]  # not the payer's own name at first
@@ -564,7 +578,8 @@ class TakeForm(forms.Form):
 
 
 class TableSetupForm(TableForm):
-    """A table's name and people fixed: each person renamed in place, people added below."""
+    """A table's name and people fixed: each person renamed in place or removed, people added
+    below."""
 
     added = forms.CharField(
         label=gettext_noop("People to add, one a line"),
@@ -573,29 +588,45 @@ class TableSetupForm(TableForm):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
-    def __init__(self, table, *args, **kwargs):
-        initial = {"name": table.name, **{f"person_{k}": p for k, p in enumerate(table.people)}}
+    def __init__(self, table, *args, initial=None, **kwargs):
+        people = {f"person_{k}": person for k, person in enumerate(table.people)}
+        initial = {"name": table.name, **people, **(initial or {})}
         super().__init__(*args, initial=initial, **kwargs)
         del self.fields["people"]  # one field a person here, and the people added
         for k, person in enumerate(table.people):
-            self.fields[f"person_{k}"] = forms.CharField(label=person, max_length=200)
+            self.fields[f"person_{k}"] = forms.CharField(
+                label=person, max_length=200, required=False
+            )
+            self.fields[f"remove_{k}"] = forms.BooleanField(required=False)
+        self.fields["version"] = drawn_at(table)
         self.count = len(table.people)
 
     def person_fields(self):
-        return [self[f"person_{k}"] for k in range(self.count)]
+        return [(self[f"person_{k}"], self[f"remove_{k}"]) for k in range(self.count)]
 
     def clean(self):
         data = super().clean()
         if self.errors:
             return data
-        names = [data[f"person_{k}"] for k in range(self.count)]
-        names += [n for n in NAME_SEPARATORS.split(data.get("added", "")) if n.strip()]
+        staying = [f"person_{k}" for k in range(self.count) if not data[f"remove_{k}"]]
+        for field in staying:
+            if not data[field].strip():
+                self.add_error(field, _("Type a name here, or tick Remove."))
+            elif NAME_SEPARATORS.search(data[field]):
+                self.add_error(field, _("One name here: a comma separates two people."))
+        if self.errors:
+            return data
+        added = [n for n in NAME_SEPARATORS.split(data.get("added", "")) if n.strip()]
         try:
-            data["people"] = rules.read_players(names, PEOPLE_RULE)
+            names = iter(rules.read_players([data[f] for f in staying] + added, PEOPLE_RULE))
         except RulesError as error:
             seat = error.phrase.params.get("seat")
-            field = f"person_{seat}" if seat is not None and seat < self.count else "added"
-            self.add_error(field, said(error))
+            self.add_error(
+                staying[seat] if seat is not None and seat < len(staying) else "added", said(error)
+            )
+            return data
+        removed = [None if data[f"remove_{k}"] else next(names) for k in range(self.count)]
+        data["people"] = [*removed, *names]
         return data
 
 

@@ -9,33 +9,78 @@ import segno
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from games.models import Match, Table
+from games.models import Conflict, Match, ReplacedLink, Table
+from games.signing import phone_of
 
 REMEMBERED_MATCHES = 30
 
 
 def get_match(public_id):
-    """The match behind a score link; a watch link here is refused (403), anything else 404."""
+    """The match behind a score link; a watch link here is refused (403), a replaced score link
+    says so (410), anything else 404."""
     try:
         return Match.objects.get(public_id=public_id)
     except Match.DoesNotExist:
         if Match.objects.filter(watch_id=public_id).exists():
             raise PermissionDenied(_("This is a watch link: it cannot change the match.")) from None
+        refuse_if_replaced(public_id)
         raise Http404(_("There is no such match.")) from None
 
 
 def get_table(public_id):
-    """The table behind a score link; its watch link here is refused (403), anything else 404."""
+    """The table behind a score link; its watch link here is refused (403), a replaced score
+    link says so (410), anything else 404."""
     try:
         return Table.objects.get(public_id=public_id)
     except Table.DoesNotExist:
         if Table.objects.filter(watch_id=public_id).exists():
             raise PermissionDenied(_("This is a watch link: it cannot change the table.")) from None
+        refuse_if_replaced(public_id)
         raise Http404(_("There is no such table.")) from None
+
+
+def replaced(request, changed, share, key):
+    """A new score link for changed (a match or a table, by the link the request named): this
+    phone goes on with it (remembered under key) on its share page, saying so; a link another
+    phone replaced first opens nothing."""
+    try:
+        new = changed.replace_link()
+    except Conflict:
+        refuse_if_replaced(changed.public_id)
+        raise
+    remember(request, new, key=key)
+    return redirect(reverse(share, args=[new]) + "?replaced=1")
+
+
+class Replaced(Http404):
+    """A score link replaced from Share: gone (410), never drawn from a copy on the phone."""
+
+    status = 410
+
+
+def refuse_if_replaced(token):
+    """A 410 saying when, and on which phone, the score link token was replaced, if it was:
+    it opens nothing, not even the way to the new one."""
+    replaced = ReplacedLink.objects.filter(token=token).first()
+    if replaced is None:
+        return
+    when = formats.date_format(timezone.localtime(replaced.at), "SHORT_DATETIME_FORMAT")
+    if replaced.by:
+        said = _(
+            "This score link was replaced on %(name)s's phone (%(when)s): it opens nothing now. "
+            "Ask someone at the table for the new one."
+        ) % {"name": replaced.by, "when": when}
+    else:
+        said = _(
+            "This score link was replaced (%(when)s): it opens nothing now. Ask someone at the "
+            "table for the new one."
+        ) % {"when": when}
+    raise Replaced(said)
 
 
 def remember(request, token, key="matches"):
@@ -75,13 +120,20 @@ def holds_table(request, table_public_id):
     return table_public_id in request.session.get("tables", [])
 
 
-def share_page(request, heading, links, back):
+def share_page(request, heading, links, back, replace=None):
     """The share page: a QR code, the address and Copy for each of links (title, note, url
-    name, token); back: (url, label)."""
+    name, token); back: (url, label); replace: where the score link is replaced."""
     codes = []
     for title, note, name, token in links:
         url = request.build_absolute_uri(reverse(name, args=[token]))
         svg = segno.make(url, error="m").svg_inline(border=2, omitsize=True)
         codes.append((title, note, url, svg))
-    context = {"heading": heading, "codes": codes, "back": back}
+    context = {
+        "heading": heading,
+        "codes": codes,
+        "back": back,
+        "replace": replace,
+        "replaced": request.GET.get("replaced") == "1",
+        "phone_name": phone_of(request),
+    }
     return render(request, "games/share.html", context)

@@ -29,6 +29,7 @@ from games.screen import (
     replayed,
     table_before,
 )
+from games.signing import signed_by
 
 MAX_ROUNDS = rules.MAX_ROUNDS
 # Deleted rounds are kept (they can be restored) and count towards MAX_ROUNDS: a match stores
@@ -40,6 +41,19 @@ STORED_FULL = gettext_noop(
 
 class Conflict(Exception):
     """Another phone changed the match since its form was drawn."""
+
+
+class Stale(Conflict):
+    """Another phone changed the setup (or the payments) since the form was drawn: args[0] is
+    what it changed since (SetupChanges, or Payments), in order."""
+
+    @property
+    def since(self):
+        return self.args[0]
+
+
+class Moved(Exception):
+    """A match was taken into a table between reading its table and taking its locks."""
 
 
 class Refused(Exception):
@@ -233,22 +247,48 @@ class Match(models.Model):
 
     @contextmanager
     def changing(self):
-        """The match as it stands, read under the write lock, in the transaction that changes
-        it (its version, whether it is closed, its players and options, with its rematch if one
-        follows it); its version, and its series', moves on."""
+        """The match as it stands, read under the write locks, in the transaction that changes
+        it (its version, whether it is closed, its players and options, its table's people as
+        regulars); its version, and its series', moves on."""
         with transaction.atomic():
-            rows = Match.objects.select_for_update().filter(Q(pk=self.pk) | Q(rematch_of=self.pk))
-            rows = rows.order_by("pk")  # locked in one order by every change
-            now = rows.values_list("pk", "version", "closed", "players", "options", "table")
-            for pk, *fields in now:
-                if pk == self.pk:
-                    self.version, self.closed, self.players, self.options, self.table_id = fields
+            self.lock()
             self.played = None  # (game, table, closed) once the change has scored the match
             yield self
             self.in_series().update(version=F("version") + 1)
             if self.played is not None:
                 Result.keep(self, self.version + 1, *self.played)
         self.version += 1
+
+    def lock(self):
+        """Take a change's locks in the one order every change takes them: its table's first,
+        then its series' matches by id; regulars is the table, read under its lock (None for a
+        match of no table). On PostgreSQL (SELECT ... FOR UPDATE) a match taken into a table
+        between the two lets its locks go (a savepoint rolled back) and takes them again, its
+        table first; on SQLite the IMMEDIATE transaction is one lock for everything."""
+        if not connection.features.has_select_for_update:
+            self.lock_series()
+            self.regulars = Table.read_locked(self.table_id) if self.table_id else None
+            return
+        while True:
+            held = Match.objects.filter(pk=self.pk).values_list("table", flat=True).get()
+            try:
+                with transaction.atomic():
+                    self.regulars = Table.read_locked(held) if held is not None else None
+                    self.lock_series()
+                    if self.table_id != held:
+                        raise Moved
+                    return
+            except Moved:
+                continue
+
+    def lock_series(self):
+        """Lock the matches of the series by id and read this one's state under the lock."""
+        rows = self.in_series().select_for_update().order_by("pk")
+        read = ("version", "closed", "players", "options", "joined", "left", "table_id")
+        for pk, *fields in rows.values_list("pk", *read):
+            if pk == self.pk:
+                for name, value in zip(read, fields):
+                    setattr(self, name, value)
 
     def still_at(self, seen):
         """Raise Conflict unless the match is at version seen (None: whatever it is now)."""
@@ -332,14 +372,10 @@ class Match(models.Model):
         is returned). Raises Conflict (seen: the version the form was drawn at), Refused (the
         engine's words, naming the round: past the player limit, a name twice, the match
         finished), Unknown for a name none of its table's people (never added from here)."""
-        with transaction.atomic():
-            if self.table_id is not None:  # a table's lock is taken before its match's
-                with Table(pk=self.table_id).changing() as regulars:
-                    regulars.admit([name], adding=False)
-            with self.changing() as now:
-                return now.seat_change(
-                    key, seen, lambda drawn: now.joining(drawn, name, seat, late_start)
-                )
+        with self.changing() as now:
+            return now.seat_change(
+                key, seen, lambda drawn: now.joining(drawn, name, seat, late_start)
+            )
 
     def leave(self, name, key="", seen=None):
         """name leaves after the last round played, their total frozen: a change kept like a fix
@@ -386,37 +422,64 @@ class Match(models.Model):
         stored, _last, _deleted = self.rounds_now()
         return {**self.setup(), "left": {**self.left, player: stored[-1][0]}}
 
-    def change_setup(self, players, options, adding=False):
+    def change_setup(self, players, options, seen=None, renaming=False, adding=False):
         """Rename the players and set the options anew, if every round entered still stands
         under them (the engine plays them all again); the change is kept (SetupChange) for
-        History, which says it in words and can undo it. Raises Refused naming the round that
-        no longer fits; Unknown for a name none of its table's people (unless adding them);
-        returns the change, or None when nothing changed."""
-        with transaction.atomic():
-            if self.table_id is not None:  # a table's lock is taken before its match's
-                with Table(pk=self.table_id).changing() as regulars:
-                    regulars.admit(players, adding)
-            with self.changing() as now:
-                return now.set_up({"players": players, "options": options})
+        History, which says it in words and can undo it. A table's match is played by its
+        people: a name none of them is a typo of its seat's person when renaming (renamed
+        everywhere at the table), someone new when adding (only the table's score link adds),
+        else Unknown. Raises Stale when the setup was changed since version seen, Refused naming
+        the round that no longer fits; returns the change, or None when nothing changed."""
+        with self.changing() as now:
+            refuse_stale(now, seen)
+            if now.regulars is not None:
+                now.take_names(players, renaming, adding)
+            return now.set_up({"players": players, "options": options})
 
-    def set_up(self, after, key=""):
+    def take_names(self, players, renaming, adding):
+        """Under the locks: the names of players that are none of the table's people renamed
+        from the person in their seat (renaming) or added to the table (adding)."""
+        new = self.regulars.unknown(players)
+        if not new or not (renaming or adding):
+            return
+        with self.regulars.changing() as regulars:
+            if adding:
+                regulars.admit(players, adding=True)
+            else:
+                typos = {old: name for old, name in zip(self.players, players) if name in new}
+                regulars.rename_people(typos)
+                self.players = Match.objects.values_list("players", flat=True).get(pk=self.pk)
+
+    def set_up(self, after, key="", table_change=None):
         """Under the lock: the players, options, joins and leaves after (a SetupChange's; joins
-        and leaves follow a rename when it does not give them), if the rounds stand; None when
-        they play the match as it is (an option set to its default, say). A player seated or
-        taken away moves every stored round's entries (and their history) to the new seats."""
+        and leaves follow a rename when it does not give them), if the rounds stand and, at a
+        table, every player is one of its people; None when they play the match as it is (an
+        option set to its default, say). A player seated or taken away moves every stored
+        round's entries (and their history) to the new seats. key: the form's entry key (a join,
+        a leave); table_change: the table's rename it follows."""
         before = self.setup()
         after = {**before, **moved_with_names(before, after["players"]), **after}
         same = all(after[k] == before[k] for k in ("players", "joined", "left"))
         if same and self.plays_as(after["options"]):
             return None
-        refuse_past_most_changes(self)
+        if table_change is None:
+            refuse_past_most_changes(self)
+        if self.regulars is not None and self.regulars.unknown(after["players"]):
+            raise Unknown(self.regulars.unknown(after["players"]))
         self.reseat(before["players"], after["players"])
         self.players, self.options = after["players"], after["options"]
         self.joined, self.left = after["joined"], after["left"]
         stored, _last, _deleted = self.rounds_now()
         self.scored_with([entry for _number, entry in stored], [number for number, _e in stored])
         Match.objects.filter(pk=self.pk).update(**after)
-        return SetupChange.objects.create(match=self, before=before, after=after, entry_key=key)
+        return SetupChange.objects.create(
+            match=self,
+            before=before,
+            after=after,
+            version=self.version,
+            table_change=table_change,
+            entry_key=key,
+        )
 
     def reseat(self, players, after):
         """Under the lock: every stored round's entry, and each one in its history, moved from
@@ -461,13 +524,20 @@ class Match(models.Model):
             return False
 
     def undo_setup(self, pk):
-        """Put back the setup a change (SetupChange pk) replaced, as a change of its own; Refused
-        when the setup was changed again since, or the rounds do not stand under it."""
+        """Put back the setup a change (SetupChange pk) replaced, as a change of its own (a
+        rename made everywhere at the table is undone everywhere); Refused when the setup was
+        changed again since, or the rounds do not stand under it; Unknown when a name it brings
+        back is none of the table's people now."""
         with self.changing() as now:
             change = now.setup_changes.get(pk=pk)
             if any(now.setup()[key] != value for key, value in change.after.items()):
                 raise Refused(rules.RulesError(CHANGED_SINCE))
-            return now.set_up(change.before)
+            if change.table_change is None:
+                return now.set_up(change.before)
+            with now.regulars.changing() as regulars:
+                regulars.undo(change.table_change)
+            now.players = Match.objects.values_list("players", flat=True).get(pk=now.pk)
+            return now.set_up(change.before) or now.setup_changes.last()
 
     def staying(self):
         """The players, but those who left (unless too few would then be left for the game)."""
@@ -491,22 +561,24 @@ class Match(models.Model):
             now.closed = closing
             now.played = (drawn["game"], drawn["table"], closing)
 
+    def replace_link(self):
+        """Give the match a new score link (new_link); return it."""
+        with self.changing() as now:
+            return new_link(self, match=now)
+
     def rematch(self):
         """The match that follows this one (made on the first ask, the same on a second), in
-        its table while the table has room: its room is counted under the table's lock, taken
-        before the match's as every change of a table takes them."""
-        with transaction.atomic():
-            room = self.table_id is not None and Table.locked(self.table_id).has_room()
-            with self.changing() as now:
-                following = now.rematches.first() or Match.objects.create(
-                    game=now.game,
-                    players=now.staying(),
-                    options=now.options,
-                    rematch_of=now,
-                    series_first_id=now.series_first_id or now.pk,
-                    table_id=now.table_id if room else None,
-                )
-        return following
+        its table while the table has room (counted under the table's lock)."""
+        with self.changing() as now:
+            room = now.regulars is not None and now.regulars.has_room()
+            return now.rematches.first() or Match.objects.create(
+                game=now.game,
+                players=now.staying(),
+                options=now.options,
+                rematch_of=now,
+                series_first_id=now.series_first_id or now.pk,
+                table_id=now.table_id if room else None,
+            )
 
 
 def at_places(joined, left, numbers):
@@ -566,6 +638,15 @@ MAX_SETUP_CHANGES = 200
 SETUP_FULL = gettext_noop("the names and options have been changed %(most)s times: no more")
 
 
+def refuse_stale(changed, seen):
+    """Raise Stale when the match's or table's setup (under its lock) was changed since version
+    seen (None: whenever)."""
+    if seen is not None:
+        since = list(changed.setup_changes.filter(version__gte=seen))
+        if since:
+            raise Stale(since)
+
+
 def refuse_past_most_changes(changed):
     """Refused when the match or table (under its lock) has had MAX_SETUP_CHANGES fixes."""
     if changed.setup_changes.count() >= MAX_SETUP_CHANGES:
@@ -585,6 +666,14 @@ class SetupChange(models.Model):
     )
     before = models.JSONField()
     after = models.JSONField()
+    # The version of the match or table it was made at: a form drawn at a later one saw it.
+    version = models.PositiveIntegerField(default=0)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
+    # A match's rename made everywhere at its table: the table's change it is part of (undone
+    # with it).
+    table_change = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     at = models.DateTimeField(auto_now_add=True)
     # The random key of the form that made it (a join, a leave): sent again, it changes nothing.
     entry_key = models.CharField(max_length=40, blank=True)
@@ -684,6 +773,7 @@ class RoundEvent(models.Model):
     action = models.CharField(max_length=10, choices=ACTIONS)
     entry = models.JSONField()
     at = models.DateTimeField(auto_now_add=True)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
 
     class Meta:
         ordering = ["at", "pk"]
@@ -781,16 +871,20 @@ class Table(models.Model):
         it; its version moves on, and its people are written as the change leaves them."""
         with transaction.atomic():
             row = Table.objects.select_for_update().filter(pk=self.pk)
-            now = row.values_list("name", "people", "version")
-            self.name, self.people, self.version = now.get()
+            self.name, self.people, self.version = row.values_list(
+                "name", "people", "version"
+            ).get()
             yield self
             row.update(version=F("version") + 1, people=self.people)
         self.version += 1
 
     @classmethod
-    def locked(cls, pk):
-        """The table, read under its write lock (in the transaction of the change)."""
-        return cls.objects.select_for_update().get(pk=pk)
+    def read_locked(cls, pk):
+        """The table (its name, people and version), read under its write lock: the first lock
+        a change of one of its matches takes."""
+        row = cls.objects.select_for_update().filter(pk=pk)
+        name, people, version = row.values_list("name", "people", "version").get()
+        return cls(pk=pk, name=name, people=people, version=version)
 
     def has_room(self):
         """Whether the table can take one more match (asked under its lock)."""
@@ -832,31 +926,32 @@ class Table(models.Model):
             )
 
     def take_match(self, match, adding=False):
-        """Make a match already played one of the table's (Unknown, Refused as start_match)."""
+        """Make a match already played one of the table's (Unknown, Refused as start_match):
+        its players are read under its lock, taken after the table's."""
         with self.changing() as now:
-            table_id = Match.objects.select_for_update().values_list("table", flat=True)
-            held = table_id.get(pk=match.pk)
-            if held not in (None, now.pk):
+            match.lock_series()
+            if match.table_id not in (None, now.pk):
                 raise Refused(rules.RulesError(gettext_noop("this match is another table's")))
             now.welcome(match.players, adding)
             # The match's pages now lead to the table: they are drawn anew.
             Match.objects.filter(pk=match.pk).update(table=now, version=F("version") + 1)
             match.table = now
 
-    def pay(self, payer, payee, amount, unit, key=""):
+    def pay(self, payer, payee, amount, unit, key="", seen=None):
         """Record that payer paid payee amount (in unit): both must be the table's people. A
-        key already stored (the same form sent again: a double tap, a retry) records nothing."""
+        key already stored (the same form sent again: a double tap, a retry) records nothing;
+        Stale when a payment was recorded, deleted or restored since version seen."""
         with self.changing() as now:
             recorded = now.payments.filter(entry_key=key).first() if key else None
             if recorded is not None:
                 return recorded
-            for name in (payer, payee):
-                if now.person(name) is None:
-                    raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
+            if seen is not None:
+                since = list(now.payments.filter(version__gte=seen))
+                if since:
+                    raise Stale(since)
+            now.check_payment(payer, payee)
             if now.payments.count() >= MAX_PAYMENTS:
                 raise Refused(rules.RulesError(PAYMENTS_FULL, most=MAX_PAYMENTS))
-            if now.person(payer) == now.person(payee):
-                raise Refused(rules.RulesError(gettext_noop("a payment is between two people")))
             return Payment.objects.create(
                 table=now,
                 payer=now.person(payer),
@@ -864,32 +959,58 @@ class Table(models.Model):
                 amount=amount,
                 unit=unit,
                 entry_key=key,
+                version=now.version,
             )
 
-    def change_setup(self, name, people):
-        """Rename the table and its people, and add people (after the ones it has): a person
-        renamed is renamed in every match and payment of the table. Kept (SetupChange) to be
-        said and undone; None when nothing changed."""
-        with self.changing() as now:
-            return now.set_up({"name": name, "people": people})
+    def check_payment(self, payer, payee):
+        """Refused unless payer and payee are two of the table's people."""
+        for name in (payer, payee):
+            if self.person(name) is None:
+                raise Refused(rules.RulesError(NOT_PEOPLE, name=name))
+        if self.person(payer) == self.person(payee):
+            raise Refused(rules.RulesError(gettext_noop("a payment is between two people")))
 
-    def set_up(self, after):
-        """Under the lock: the name and people after (a SetupChange's); a person left out must
-        never have played or paid at the table."""
-        before = {"name": self.name, "people": self.people}
-        if after == before:
+    def change_setup(self, name, people, seen=None):
+        """Rename the table and its people, remove people, add people: people holds each
+        person's new name in their place (None: removed), then the people added. A person
+        renamed is renamed in every match and payment of the table; one removed must never have
+        played or paid at it. Kept (SetupChange) to be said and undone; None when nothing
+        changed; Stale when its names were changed since version seen."""
+        with self.changing() as now:
+            refuse_stale(now, seen)
+            width = max(len(now.people), len(people))  # a person past the list's end: removed
+            before = {"name": now.name, "people": aligned(now.people, width)}
+            return now.set_up(before, {"name": name, "people": aligned(list(people), width)})
+
+    def set_up(self, before, after):
+        """Under the lock: from before to after ({"name", "people"}, people aligned: None where
+        nobody was, or is)."""
+        if after["name"] == before["name"] and after["people"] == before["people"]:
             return None
         refuse_past_most_changes(self)
-        self.refuse_if_seen(before["people"][len(after["people"]) :])
-        renamed = {
-            rules.same_name_key(old): new
-            for old, new in zip(before["people"], after["people"])
-            if old != new
-        }
-        self.rename(renamed)
-        self.name, self.people = after["name"], after["people"]
+        pairs = list(zip(before["people"], after["people"]))
+        self.refuse_if_seen([old for old, new in pairs if old is not None and new is None])
+        people = [new for new in after["people"] if new is not None]
+        if len(people) > MAX_PEOPLE:
+            raise Refused(rules.RulesError(TOO_MANY_PEOPLE, most=MAX_PEOPLE))
+        change = SetupChange.objects.create(
+            table=self, before=before, after=after, version=self.version
+        )
+        self.rename(
+            {old: new for old, new in pairs if None not in (old, new) and old != new}, change
+        )
+        self.name, self.people = after["name"], people
         Table.objects.filter(pk=self.pk).update(name=self.name)  # its people: by changing()
-        return SetupChange.objects.create(table=self, before=before, after=after)
+        return change
+
+    def rename_people(self, renamed):
+        """Under the lock: each of the table's people renamed ({old: new}, old compared as the
+        engine compares names) everywhere."""
+        keys = {rules.same_name_key(old): new for old, new in renamed.items()}
+        people = [keys.get(rules.same_name_key(person), person) for person in self.people]
+        return self.set_up(
+            {"name": self.name, "people": self.people}, {"name": self.name, "people": people}
+        )
 
     def refuse_if_seen(self, names):
         """Refused when one of names played (or sat out) a match of the table or paid or was
@@ -903,16 +1024,19 @@ class Table(models.Model):
             if rules.same_name_key(name) in keys:
                 raise Refused(rules.RulesError(PLAYED_HERE, name=name))
 
-    def rename(self, renamed):
-        """Under the lock: each name renamed ({key of the old name: new name}) in the table's
-        matches (their players and results; their pages are drawn anew) and payments."""
+    def rename(self, renamed, change):
+        """Under the lock: each name renamed ({old name: new name}) in the table's matches (their
+        players and results, taken in order by id; their pages are drawn anew; each match's
+        History lists the rename, a change of the table's) and payments."""
         if not renamed:
             return
+        keys = {rules.same_name_key(old): new for old, new in renamed.items()}
 
         def new(name):
-            return renamed.get(rules.same_name_key(name), name)
+            return keys.get(rules.same_name_key(name), name)
 
-        for match in self.matches.select_for_update(of=("self",)).select_related("result"):
+        matches = self.matches.select_for_update(of=("self",)).select_related("result")
+        for match in matches.order_by("pk"):
             out = [new(name) for name in match.sat_out]
             if out != match.sat_out:
                 Match.objects.filter(pk=match.pk).update(sat_out=out)
@@ -927,6 +1051,13 @@ class Table(models.Model):
                 Result.objects.filter(pk=match.pk).update(
                     kept={**kept, "players": players, "winners": winners}
                 )
+                SetupChange.objects.create(
+                    match=match,
+                    before=match.setup(),
+                    after={**match.setup(), "players": players, **moved},
+                    version=match.version,
+                    table_change=change,
+                )
         for payment in self.payments.all():
             if (new(payment.payer), new(payment.payee)) != (payment.payer, payment.payee):
                 payment.payer, payment.payee = new(payment.payer), new(payment.payee)
@@ -936,17 +1067,38 @@ class Table(models.Model):
         """Put back the name and people a change (SetupChange pk) replaced, as a change of its
         own; Refused when they were changed again since."""
         with self.changing() as now:
-            change = now.setup_changes.get(pk=pk)
-            if {"name": now.name, "people": now.people} != change.after:
-                raise Refused(rules.RulesError(CHANGED_SINCE))
-            return now.set_up(change.before)
+            return now.undo(now.setup_changes.get(pk=pk))
+
+    def undo(self, change):
+        """Under the lock: the change (a SetupChange of the table) undone; Refused when its names
+        were changed again since."""
+        before, after = (dict(side) for side in (change.before, change.after))
+        width = max(len(before["people"]), len(after["people"]))
+        for side in (before, after):
+            side["people"] = aligned(side["people"], width)
+        now = [person for person in after["people"] if person is not None]
+        if (self.name, self.people) != (after["name"], now):
+            raise Refused(rules.RulesError(CHANGED_SINCE))
+        return self.set_up(after, before)
+
+    def replace_link(self):
+        """Give the table a new score link (new_link); return it."""
+        with self.changing() as now:
+            return new_link(self, table=now)
 
     def set_payment_deleted(self, pk, deleting):
         """Delete a payment (it can be restored), or restore a deleted one."""
         with self.changing() as now:
             payment = now.payments.get(pk=pk, deleted__isnull=deleting)
             payment.deleted = timezone.now() if deleting else None
-            payment.save(update_fields=["deleted"])
+            payment.version = now.version
+            payment.save(update_fields=["deleted", "version"])
+
+
+def aligned(people, width):
+    """A list of people as long as width, None in the places past its end (people to come, or
+    people gone)."""
+    return [*people, *[None] * (width - len(people))]
 
 
 class Payment(models.Model):
@@ -964,6 +1116,10 @@ class Payment(models.Model):
     entry_key = models.CharField(max_length=40, blank=True)
     deleted = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # The table's version at the payment's last change (recorded, deleted, restored): a form
+    # drawn at a later one saw it.
+    version = models.PositiveIntegerField(default=0)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
 
     class Meta:
         ordering = ["created", "pk"]
@@ -990,6 +1146,34 @@ class Payment(models.Model):
     def as_paid(self):
         """The payment as the ledger reads it: its document and the day it was recorded."""
         return {**self.document(), "date": timezone.localdate(self.created)}
+
+
+def new_link(changed, **owner):
+    """Under the match's or table's lock (owner: match= or table=, as it stands): a new score
+    link for changed; the one it was read by then opens nothing (a ReplacedLink says when, and
+    from which phone). Conflict when another phone replaced that link first."""
+    rows = type(changed).objects.filter(pk=changed.pk)
+    held = rows.values_list("public_id", flat=True).get()
+    if held != changed.public_id:
+        raise Conflict
+    ReplacedLink.objects.create(token=held, **owner)
+    changed.public_id = new_token()
+    rows.update(public_id=changed.public_id)
+    return changed.public_id
+
+
+class ReplacedLink(models.Model):
+    """A score link replaced from Share (posted in the wrong chat, say): it opens nothing, and
+    says when it was replaced and from which phone."""
+
+    token = models.CharField(max_length=32, unique=True)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE)
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.CharField(max_length=40, blank=True, default=signed_by)  # the phone's name
+
+    def __str__(self):
+        return f"replaced link of {self.match_id or self.table_id}"
 
 
 class Heartbeat(models.Model):

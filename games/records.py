@@ -8,6 +8,7 @@ table's are summed from its matches' stored results (games/ledger.py), never rep
 
 import csv
 import json
+import time
 from datetime import date, datetime
 from decimal import Decimal
 from itertools import groupby
@@ -35,6 +36,7 @@ from games.models import (
     PAYMENTS_FULL,
     TABLE_FULL,
     Match,
+    Payment,
     Refused,
     Result,
     Round,
@@ -156,15 +158,26 @@ def series(match):
         return None
     prefetch_related_objects(chain, WITH_ROUNDS)
     played = [(m, replayed(m)[2]) for m in chain]
-    settled = [result["settlement"] for _m, result in played if result["settlement"]]
+    settled = [result for _m, result in played if result["settlement"]]
     combined = None
     if settled:
-        amounts = [
-            sum((decimal(s["amounts"][k]) for s in settled), Decimal(0))
-            for k in range(len(match.players))
-        ]
-        combined = {**settlement(match.players, amounts, 1), "count": len(settled)}
+        combined = {**settled_by_name(match.players, settled), "count": len(settled)}
     return {"played": played, "combined": combined}
+
+
+def settled_by_name(players, results):
+    """The settlement of the results together, each person's amounts added up by name (a seat
+    swapped, a player who sat out a match), never by seat: {"players" (players first, then
+    the others as they came), "amounts", "transfers", "remainder"}."""
+    people = ledger.People(players)
+    sums = {}
+    for result in results:
+        for name, amount in zip(result["players"], result["settlement"]["amounts"]):
+            person = people.of(name)
+            sums[person] = sums.get(person, Decimal(0)) + decimal(amount)
+    names = people.names
+    amounts = [sums.get(name, Decimal(0)) for name in names]
+    return {**settlement(names, amounts, 1), "players": names}
 
 
 def download(content, filename, content_type):
@@ -276,17 +289,7 @@ def store(document, regulars=None, created=None):
     game, table, closed = rules.replay(document)
     with transaction.atomic():
         match = Match.objects.create(
-            game=game.slug,
-            players=table.players,
-            options=document.get("options") or {},
-            closed=closed,
-            table=regulars,
-            # the rounds are stored under their places: a place is the round's number
-            joined={p: first for p, first in zip(table.players, table.joined) if first > 1},
-            left={p: last for p, last in zip(table.players, table.left) if last is not None},
-            sat_out=sitting_out(regulars, document.get("sat_out"), table.players)
-            if regulars
-            else [],
+            table=regulars, **match_fields(document, regulars, game, table, closed)
         )
         if created is not None:  # the field is set on creation to the time now
             Match.objects.filter(pk=match.pk).update(created=created)
@@ -299,6 +302,23 @@ def store(document, regulars=None, created=None):
         )
         Result.keep(match, match.version, game, table, closed)
     return match
+
+
+def match_fields(document, regulars, game, table, closed):
+    """What a match imported from document (played by the engine: game, table, closed) stores
+    of it, in the table regulars (None: none)."""
+    return {
+        "game": game.slug,
+        "players": table.players,
+        "options": document.get("options") or {},
+        "closed": closed,
+        # the rounds are stored under their places: a place is the round's number
+        "joined": {p: first for p, first in zip(table.players, table.joined) if first > 1},
+        "left": {p: last for p, last in zip(table.players, table.left) if last is not None},
+        "sat_out": sitting_out(regulars, document.get("sat_out"), table.players)
+        if regulars
+        else [],
+    }
 
 
 # ---- a regulars' table: its export and import
@@ -445,10 +465,19 @@ def imported_table(request, document):
     return redirect("table", public_id=table.public_id)
 
 
+# Rounds an import writes in one transaction (some 40 ms on a quiet machine), each followed by
+# a pause as long as it took: a save on another match waits for one such transaction at most,
+# never for the whole import, and gets its turn in the pause (on SQLite it would otherwise find
+# the write lock taken again at once). bench/imports measures it.
+ROUNDS_A_WRITE = 250
+
+
 def store_table(document):
     """A new table with the document's people, matches (each checked by the engine) and
     payments (each checked as "Paid" checks one), stored whole or not at all; raises RulesError
-    saying what is wrong."""
+    saying what is wrong. Everything is read, checked and scored before anything is written,
+    outside any transaction; then it is written a few thousand rounds a transaction (what was
+    written is removed when a write fails), the table's link given to nobody until the end."""
     name = read_table_name(document.get("table"))
     people = rules.read_players(document.get("people"), PEOPLE_RULE)
     matches, payments = document.get("matches", []), document.get("payments", [])
@@ -460,22 +489,34 @@ def store_table(document):
         raise rules.RulesError(gettext_noop("a table's payments must be a list"))
     if len(payments) > MAX_PAYMENTS:
         raise rules.RulesError(PAYMENTS_FULL, most=MAX_PAYMENTS)
-    with transaction.atomic():
-        table = Table.objects.create(name=name, people=people)
-        for number, match in enumerate(matches, 1):
-            store_table_match(table, match, number)
-        for number, payment in enumerate(payments, 1):
-            store_payment(table, payment, number)
+    regulars = Table(name=name, people=people)
+    scored = [scored_match(regulars, match, number) for number, match in enumerate(matches, 1)]
+    paid = [
+        checked_payment(regulars, payment, number) for number, payment in enumerate(payments, 1)
+    ]
+    table = Table.objects.create(name=name, people=people)
+    try:
+        for chunk in by_rounds(scored, ROUNDS_A_WRITE):
+            started = time.monotonic()
+            with transaction.atomic():
+                write_matches(table, chunk)
+            time.sleep(time.monotonic() - started)
+        Payment.objects.bulk_create(Payment(table=table, **payment) for payment in paid)
+    except BaseException:
+        Match.objects.filter(table=table).delete()
+        table.delete()
+        raise
     return table
 
 
-def store_table_match(table, document, number):
-    """One match of a table's document, as an import stores a match, dated as the document says."""
+def scored_match(regulars, document, number):
+    """One match of a table's document, checked and scored by the engine: what is written of
+    it (its fields, rounds, stored result and date); RulesError naming the match otherwise."""
     try:
-        unknown = table.unknown(rules.start(document)[1].players)
+        unknown = regulars.unknown(rules.start(document)[1].players)
         if unknown:
             raise rules.RulesError(NOT_PEOPLE, name=unknown[0])
-        store(document, table, played_on(document.get("date")))
+        game, table, closed = rules.replay(document)
     except rules.RulesError as error:
         why = error.phrase
         if error.round is not None:
@@ -483,6 +524,55 @@ def store_table_match(table, document, number):
         raise rules.RulesError(
             gettext_noop("match %(number)s: %(why)s"), number=number, why=why
         ) from None
+    return {
+        "match": match_fields(document, regulars, game, table, closed),
+        "rounds": document.get("rounds", []),
+        "kept": ledger.kept(game, table, closed),
+        "created": played_on(document.get("date")),
+    }
+
+
+def by_rounds(scored, most):
+    """The scored matches in runs of about most rounds (a match is never split)."""
+    run, rounds = [], 0
+    for match in scored:
+        if run and rounds + len(match["rounds"]) > most:
+            yield run
+            run, rounds = [], 0
+        run.append(match)
+        rounds += len(match["rounds"])
+    if run:
+        yield run
+
+
+def write_matches(table, scored):
+    """Write scored matches of table: the matches, their rounds with their history, their
+    stored results, each dated as its document says."""
+    made = Match.objects.bulk_create(Match(table=table, **match["match"]) for match in scored)
+    rounds = Round.objects.bulk_create(
+        Round(match=match, number=number, entry=entry)
+        for match, played in zip(made, scored)
+        for number, entry in enumerate(played["rounds"], 1)
+    )
+    RoundEvent.objects.bulk_create(
+        RoundEvent(round=r, action=RoundEvent.CREATED, entry=r.entry) for r in rounds
+    )
+    now = timezone.now()  # they end in the order they are written (a table rates them so)
+    Result.objects.bulk_create(
+        Result(
+            match=match,
+            finished=played["kept"]["finished"],
+            kept=played["kept"],
+            ended=now if played["kept"]["finished"] else None,
+        )
+        for match, played in zip(made, scored)
+    )
+    dates = {}
+    for match, played in zip(made, scored):
+        if played["created"] is not None:
+            dates.setdefault(played["created"], []).append(match.pk)
+    for created, pks in dates.items():
+        Match.objects.filter(pk__in=pks).update(created=created)
 
 
 def played_on(value):
@@ -494,8 +584,9 @@ def played_on(value):
     return day and timezone.make_aware(datetime(day.year, day.month, day.day, 20))
 
 
-def store_payment(table, payment, number):
-    """One payment of a table's document, checked by the form "Paid" is checked by."""
+def checked_payment(table, payment, number):
+    """One payment of a table's document, checked by the form and the rules "Paid" checks one
+    by: the fields of the Payment it is."""
     if not isinstance(payment, dict):
         raise rules.RulesError(PAYMENT_WRONG, number=number, why=_("it is not a JSON object"))
     names = [payment.get("from"), payment.get("to")]
@@ -519,9 +610,15 @@ def store_payment(table, payment, number):
         raise rules.RulesError(PAYMENT_WRONG, number=number, why=why)
     data = form.cleaned_data
     try:
-        table.pay(data["payer"], data["payee"], data["amount"], data["unit"])
+        table.check_payment(data["payer"], data["payee"])
     except Refused as refused:
         raise refused.error from None
+    return {
+        "payer": data["payer"],
+        "payee": data["payee"],
+        "amount": data["amount"],
+        "unit": data["unit"],
+    }
 
 
 PAYMENT_WRONG = gettext_noop("payment %(number)s: %(why)s")

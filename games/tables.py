@@ -32,9 +32,11 @@ from games.forms import (
     TakeForm,
     asked_to_add,
 )
-from games.links import get_table, remember, share_page
-from games.models import Match, Payment, Refused, SetupChange, Table, Unknown
+from games.links import get_table, remember, replaced, share_page
+from games.models import Match, Payment, Refused, SetupChange, Stale, Table, Unknown
 from games.season import Links, decimals, leaderboards
+from games.signing import phone_of
+from games.stale import table_as_drawn, table_sides
 from games.templatetags.scorekeeper import said
 from scorekeeper.limits import limited
 
@@ -257,7 +259,14 @@ def table_share(request, public_id):
         ),
     ]
     back = (reverse("table", args=[table.public_id]), _("Back to the table"))
-    return share_page(request, _("Share this table"), links, back)
+    replace = reverse("table_share_replace", args=[table.public_id])
+    return share_page(request, _("Share this table"), links, back, replace)
+
+
+@require_POST
+def table_share_replace(request, public_id):
+    """A new score link for the table; the old one opens nothing from now on."""
+    return replaced(request, get_table(public_id), "table_share", "tables")
 
 
 # ---- changes
@@ -265,25 +274,48 @@ def table_share(request, public_id):
 
 @require_http_methods(["GET", "POST"])
 def table_setup(request, public_id):
-    """Fix the table's name and its people's names, add people: a person renamed is renamed in
-    every match and payment of the table; each change is listed, and can be undone."""
+    """Fix the table's name and its people's names, remove people who never played nor paid, add
+    people: a person renamed is renamed in every match and payment of the table; each change is
+    listed, and can be undone. A form is read against the names it was drawn with."""
     table = get_table(public_id)
-    form = TableSetupForm(table, request.POST or None)
+    drawn = table_as_drawn(table, drawn_version(request.POST))
+    form = TableSetupForm(drawn, request.POST or None)
+    stale = None
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
-            table.change_setup(form.cleaned_data["name"], form.cleaned_data["people"])
+            table.change_setup(data["name"], data["people"], data["version"])
+        except Stale as changed:
+            table.refresh_from_db()
+            typed = {"name": data["name"], "people": data["people"]}
+            theirs, yours, initial = table_sides(table, typed, changed.since)
+            form = TableSetupForm(table, initial=initial)
+            stale = {"theirs": theirs, "yours": yours}
         except Refused as refused:
             form.add_error(None, said(refused.error))
         else:
             return redirect("table", public_id=table.public_id)
-    return render_setup(request, table, form)
+    return render_setup(request, table, form, stale=stale)
 
 
-def render_setup(request, table, form, error=None):
+def drawn_version(data):
+    """The version a posted form says it was drawn at, else None."""
+    version = data.get("version", "")
+    return int(version) if version.isdigit() and len(version) < 13 else None
+
+
+def render_setup(request, table, form, error=None, stale=None):
     """The page fixing the table's names, with its changes so far (a refused undo: error)."""
     changes = [(change, setup_lines(change)) for change in table.setup_changes.all()]
-    context = {"table": table, "form": form, "changes": changes, "error": error}
-    failed = form.errors or error
+    context = {
+        "table": table,
+        "form": form,
+        "changes": changes,
+        "error": error,
+        "stale": stale,
+        "phone_name": phone_of(request),
+    }
+    failed = form.errors or error or stale
     return render(request, "games/table_setup.html", context, status=422 if failed else 200)
 
 
@@ -411,8 +443,18 @@ def table_pay(request, public_id):
     form = PaymentForm(table, request.POST)
     if form.is_valid():
         data = form.cleaned_data
+        paid = (data["payer"], data["payee"], data["amount"], data["unit"], data["entry_key"])
         try:
-            table.pay(data["payer"], data["payee"], data["amount"], data["unit"], data["entry_key"])
+            table.pay(*paid, seen=data["version"])
+        except Stale as changed:
+            table.refresh_from_db()
+            again = PaymentForm(table, {**request.POST.dict(), "version": table.version})
+            again.is_valid()
+            stale = {
+                "since": changed.since,
+                "yours": Payment(payer=paid[0], payee=paid[1], amount=paid[2], unit=paid[3]),
+            }
+            return render_table(request, table, pay_form=again, pay_stale=stale)
         except Refused as refused:
             form.add_error(None, said(refused.error))
         else:

@@ -1,19 +1,27 @@
 from django.urls import path
 
-from games import offline, records, season, seats, tables, views
+from games import offline, records, season, seats, signing, tables, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("phone/", signing.name_phone, name="name_phone"),
     path("new/<slug:slug>/", views.new_match, name="new_match"),
     path("w/<str:watch_id>/", views.watch_page, name="watch"),
     path("live/<str:watch_id>/", views.live, name="live"),
     path("m/<str:public_id>/", views.match_page, name="match"),
     path("m/<str:public_id>/live/", views.score_live, name="score_live"),
     path("m/<str:public_id>/share/", views.share, name="share"),
+    path("m/<str:public_id>/share/replace/", views.share_replace, name="share_replace"),
     path("m/<str:public_id>/history/", views.history, name="history"),
     path("m/<str:public_id>/setup/", views.match_setup, name="match_setup"),
     path("m/<str:public_id>/setup/<int:pk>/undo/", views.match_setup_undo, name="match_setup_undo"),
+    # Both score links in the path: the match's form adds its new names to its table.
+    path(
+        "m/<str:public_id>/setup/t/<str:table_id>/",
+        views.table_match_setup,
+        name="table_match_setup",
+    ),
     path("m/<str:public_id>/rounds/", views.round_create, name="round_create"),
     path("m/<str:public_id>/preview/", views.round_preview, name="round_preview"),
     path("m/<str:public_id>/rounds/<int:number>/", views.round_edit, name="round_edit"),
@@ -48,6 +56,11 @@ urlpatterns = [
     path("t/<str:public_id>/new/<slug:slug>/", tables.table_new_match, name="table_new_match"),
     path("t/<str:public_id>/take/", tables.table_take, name="table_take"),
     path("t/<str:public_id>/share/", tables.table_share, name="table_share"),
+    path(
+        "t/<str:public_id>/share/replace/",
+        tables.table_share_replace,
+        name="table_share_replace",
+    ),
     path("t/<str:public_id>/setup/", tables.table_setup, name="table_setup"),
     path(
         "t/<str:public_id>/setup/<int:pk>/undo/", tables.table_setup_undo, name="table_setup_undo"

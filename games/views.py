@@ -7,6 +7,7 @@ is one model method (games/models.py); a view reads the form, calls it, and draw
 """
 
 from html import unescape
+from types import SimpleNamespace
 
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse
@@ -22,18 +23,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from games import cards, memo, records, rules, screen
-from games.changes import changes, seat_said, setup_lines
+from games.changes import changes, seat_said, setup_lines, typed
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
-from games.forms import NewMatchForm, RoundForm, SetupForm, asked_to_add
+from games.forms import NewMatchForm, RoundForm, SetupForm
 from games.links import (
     get_match,
+    get_table,
     holds_table,
     on_this_phone,
     remember,
+    replaced,
     share_page,
     tables_on_this_phone,
 )
 from games.models import (
+    NOT_PEOPLE,
     AlreadySaved,
     Conflict,
     Heartbeat,
@@ -42,12 +46,16 @@ from games.models import (
     Round,
     RoundEvent,
     SetupChange,
+    Stale,
     Table,
     Taken,
     Unknown,
     at_places,
     position_of,
 )
+from games.signing import phone_of
+from games.stale import match_sides
+from games.templatetags.scorekeeper import because, said
 from scorekeeper.limits import limited
 
 NOT_SAVED = _(
@@ -199,6 +207,7 @@ def render_match(request, match, status=200, **shown):
     context = match_context(request, match, True, **shown)
     context["change"], context["appended"] = shown.get("change"), appended
     context["said"] = said and said_line(match, context, said)
+    context["twin"] = shown.get("twin")
     key = drawing_key("live", "public_id", match.public_id, match.version, request)
     live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
     context["live_drawn"] = mark_safe(live.text)
@@ -262,12 +271,33 @@ def showing_all(request):
     return request.GET.get("rounds") == "all"
 
 
-def conflict_message(match, form):
-    """What the phone that lost a race is told (the form posts which round it was for)."""
+def lost_race(match, form):
+    """The round the form was for, when another phone entered it first; else None."""
     typed_round = form.cleaned_data.get("round") if form.is_valid() else None
     if typed_round and match.live_rounds().count() >= typed_round:
-        return _("round %(number)s was just entered from another phone") % {"number": typed_round}
-    return _("the match was just changed from another phone: check it and save again")
+        return typed_round
+    return None
+
+
+def conflict_message(match, form):
+    """What the phone that lost a race is told (the form posts which round it was for)."""
+    number = lost_race(match, form)
+    if number:
+        return _("Round %(number)s was just entered from another phone.") % {"number": number}
+    return _("The match was just changed from another phone: check it and save again.")
+
+
+def twin_hands(match, number, entry, drawn):
+    """A save that lost the race for round number: that round as the other phone entered it and
+    the hand this phone typed, each in the entry form's words, and the round it would now be."""
+    theirs = list(match.live_rounds())[number - 1].entry
+    players = match.players
+    return {
+        "number": number,
+        "theirs": typed(match.rules, players, theirs),
+        "yours": typed(match.rules, players, entry),
+        "next": len(drawn["table"].rounds) + 1,
+    }
 
 
 @require_POST
@@ -294,13 +324,16 @@ def round_create(request, public_id):
 
 def refused_save(request, match, form, error=None, refusal=None):
     """The match as it now stands, with the form refilled as typed and why it was not saved
-    (error, or the engine's refusal)."""
+    (error, or the engine's refusal). A hand another phone entered first is shown beside the
+    one typed here, and Save becomes a choice: drop this one, or save it as the next round."""
     match.refresh_from_db()
     drawn = memo.board(match)
     entry = form.entry(drawn["table"].fork())
     error = error or screen.in_words(refusal, drawn)
     key = form.cleaned_data.get("entry_key") if form.is_valid() else None
-    return answer_not_saved(request, match, entry=entry, error=error, entry_key=key)
+    number = lost_race(match, form) if refusal is None else None
+    twin = twin_hands(match, number, entry, drawn) if number else None
+    return answer_not_saved(request, match, entry=entry, error=error, entry_key=key, twin=twin)
 
 
 def retried(request, match, form, earlier):
@@ -448,6 +481,7 @@ def render_history(request, match, error=None):
         "match": match,
         "game": match.rules,
         "error": error,
+        "phone_name": phone_of(request),
         "setups": [
             (c, setup_lines(c, match.rules, places(match))) for c in match.setup_changes.all()
         ],
@@ -460,24 +494,69 @@ def render_history(request, match, error=None):
 def match_setup(request, public_id):
     """Fix the setup after Start: rename the players, change the stake or any option the rounds
     entered still satisfy (the engine plays them all again, and names the round that no longer
-    fits); History lists the change and can undo it."""
+    fits); History lists the change and can undo it. A match's score link never adds a person
+    to its table: a name none of its people is asked about (a typo of the seat's person, or
+    someone the table's score link adds)."""
     match = get_match(public_id)
+    return set_up_match(request, match, adding=False)
+
+
+@require_POST
+def table_match_setup(request, public_id, table_id):
+    """The same form, sent with both score links, the table's (from a phone holding it) and the
+    match's: its new names are added to the table."""
+    table = get_table(table_id)
+    match = get_match(public_id)
+    if match.table_id != table.pk:
+        raise Http404(_("There is no such match."))
+    return set_up_match(request, match, adding=True)
+
+
+def set_up_match(request, match, adding):
+    """The Names and options form, drawn or saved (adding: names none of the table's people are
+    added to it)."""
     form = SetupForm(match, request.POST or None)
-    context = {"match": match, "game": match.rules, "form": form}
+    shown = {}
     if request.method == "POST" and form.is_valid():
         setup = form.match
         try:
             match.change_setup(
-                setup["players"], setup["options"], adding=asked_to_add(request.POST)
+                setup["players"],
+                setup["options"],
+                form.cleaned_data["version"],
+                renaming=request.POST.get("typo") == "1",
+                adding=adding,
             )
         except Unknown as unknown:
-            return render(request, "games/match_setup.html", {**context, "unknown": unknown.names})
+            shown["unknown"] = unknown_seats(match, setup["players"], unknown.names)
+        except Stale as stale:
+            match.refresh_from_db()
+            theirs, yours, both = match_sides(match, setup, stale.since)
+            form = SetupForm(SimpleNamespace(**both, rules=match.rules, version=match.version))
+            shown["stale"] = {"theirs": theirs, "yours": yours}
         except Refused as refused:
             form.add_error(None, screen.refusal(refused.error))
         else:
             return redirect("match", public_id=match.public_id)
-    status = 422 if form.errors else 200
+    if shown.get("unknown"):
+        shown["table_url"] = table_setup_url(request, match)
+    context = {"match": match, "game": match.rules, "form": form, **shown}
+    status = 422 if form.errors or shown else 200
     return render(request, "games/match_setup.html", context, status=status)
+
+
+def unknown_seats(match, players, names):
+    """(the name in its seat now, the name typed) of each name none of the table's people."""
+    return [(old, new) for old, new in zip(match.players, players) if new in names]
+
+
+def table_setup_url(request, match):
+    """Where this match's form adds its new names to its table: only on a phone holding the
+    table's score link (else None: the page says where to add them)."""
+    table = Table.objects.filter(pk=match.table_id).values_list("public_id", flat=True).first()
+    if not holds_table(request, table):
+        return None
+    return reverse("table_match_setup", args=[match.public_id, table])
 
 
 @require_POST
@@ -488,6 +567,10 @@ def match_setup_undo(request, public_id, pk):
         match.undo_setup(pk)
     except SetupChange.DoesNotExist:
         raise Http404(_("There is no such change.")) from None
+    except Unknown as unknown:
+        match.refresh_from_db()
+        error = said(rules.RulesError(NOT_PEOPLE, name=unknown.names[0]))
+        return render_history(request, match, because(_("This cannot be undone: %(why)s"), error))
     except Refused as refused:
         match.refresh_from_db()
         return render_history(request, match, screen.refusal(refused.error))
@@ -589,4 +672,12 @@ def share(request, public_id):
         ),
     ]
     back = (reverse("match", args=[match.public_id]), _("Back to the match"))
-    return share_page(request, _("Share this match"), links, back)
+    replace = reverse("share_replace", args=[match.public_id])
+    return share_page(request, _("Share this match"), links, back, replace)
+
+
+@require_POST
+def share_replace(request, public_id):
+    """A new score link for the match (the old one posted in the wrong chat, say): the old one
+    opens nothing from now on; this phone goes on with the new one."""
+    return replaced(request, get_match(public_id), "share", "matches")

@@ -16,7 +16,7 @@ from django.middleware.security import SecurityMiddleware
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from scorekeeper.middleware import private_by_default
-from scorekeeper.startup import prepare
+from scorekeeper.startup import prepare, serving
 
 
 def read_first(app):
@@ -124,4 +124,5 @@ def served(wsgi_app):
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 prepare()
+serving()
 application = served(get_wsgi_application())

@@ -30,7 +30,9 @@ def permission_denied(request, exception=None):
 
 
 def page_not_found(request, exception=None):
-    return error_page(request, 404, said(exception, _("There is no such page.")))
+    """The 404 page, or the status the exception carries (a score link replaced: 410, gone)."""
+    status = getattr(exception, "status", 404)
+    return error_page(request, status, said(exception, _("There is no such page.")))
 
 
 def csrf_failure(request, reason=""):

@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "scorekeeper.middleware.content_security_policy",
     "django_htmx.middleware.HtmxMiddleware",
+    # A change is signed with the name this phone was given (games/signing.py).
+    "games.signing.signing",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"

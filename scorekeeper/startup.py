@@ -4,12 +4,18 @@
 A data folder that cannot be written stops the start with one line, not a traceback.
 """
 
+import fcntl
 import os
 import secrets
 import sys
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# A file in the data folder each serving process holds a shared lock on for as long as it runs
+# (the lock goes with the process, however it ends): `manage.py restore` takes it alone, or
+# refuses while a server runs on the data.
+SERVING = "serving.lock"
+HELD = []  # the open file whose lock this process holds
 
 
 def data_dir():
@@ -35,6 +41,13 @@ def prepare():
             f"Scorekeeper cannot start: the data folder {folder} cannot be written "
             f"({error.strerror or error}). Set DATA_DIR to a folder it can write."
         )
+
+
+def serving():
+    """Hold the shared lock that says a server runs on the data folder."""
+    handle = open(data_dir() / SERVING, "a")  # held open, locked, for the process's life
+    fcntl.flock(handle, fcntl.LOCK_SH)
+    HELD.append(handle)
 
 
 def make_key(path):

@@ -24,6 +24,11 @@
   }
   setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", poll);
+  // A score link replaced on another phone opens nothing: its live check answers 410 (gone),
+  // and the page is loaded again to say so (and when, and from which phone).
+  document.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.elt.matches("[data-live]") && event.detail.xhr.status === 410) location.reload();
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!event.detail.elt.matches("[data-live]")) return;
     if (event.detail.xhr && event.detail.xhr.status) {
@@ -80,6 +85,14 @@
     var moved = form.querySelector("[data-moved-note]");
     moved.textContent = live.dataset.moved;
     moved.hidden = false;
+    // What was typed may be the hand the other phone saved: Save becomes a choice.
+    var choice = form.querySelector("[data-moved-choice]");
+    if (choice) {
+      var saveAs = choice.querySelector("[data-save-as]");
+      saveAs.textContent = saveAs.dataset.saveAs.replace("%(number)s", live.dataset.nextRound);
+      choice.hidden = false;
+      form.querySelector("[data-save]").hidden = true;
+    }
     var note = form.querySelector("[data-not-saved]");
     if (note && !note.hidden) note.textContent = live.dataset.backOnline;
     htmx.trigger(form, "change");  // the preview follows the new table

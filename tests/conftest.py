@@ -78,6 +78,15 @@ def phone(browser, live_server):
     assert refused == [], "the page broke its Content-Security-Policy"
 
 
+@pytest.fixture
+def phones(browser, live_server):
+    """Two phones (browser contexts of their own) at 390 x 844 on the live server."""
+    contexts = [browser.new_context(base_url=live_server.url, **PHONE) for _ in range(2)]
+    yield [context.new_page() for context in contexts]
+    for context in contexts:
+        context.close()
+
+
 def screenshot(page, name):
     """Keep a screenshot of the page for people to look at (test-artifacts/, ignored by git)."""
     ARTIFACTS.mkdir(exist_ok=True)

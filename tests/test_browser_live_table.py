@@ -102,7 +102,7 @@ def test_two_scorers_saving_the_same_hand_store_one_round(browser, live_server, 
     expect(first.get_by_role("heading", name="Round 2")).to_be_visible()
     second.get_by_role("button", name="Save round").click()
     expect(second.locator("#entry .error")).to_contain_text(
-        "round 1 was just entered from another phone"
+        "Round 1 was just entered from another phone."
     )
     expect(second.locator("input[name=hand-1]")).to_have_value("16")
     expect(second.locator(".scoreboard tbody tr")).to_have_count(1)

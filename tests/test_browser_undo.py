@@ -20,14 +20,6 @@ def match():
     return Match.objects.create(game="least_score", players=["Ann", "Bo", "Chen"], options={})
 
 
-@pytest.fixture
-def phones(browser, live_server):
-    contexts = [browser.new_context(base_url=live_server.url, **PHONE) for _ in range(2)]
-    yield [context.new_page() for context in contexts]
-    for context in contexts:
-        context.close()
-
-
 def test_undo_takes_the_round_out_here_on_the_server_and_on_the_other_phone(phones, match):
     first, second = phones
     for page in phones:

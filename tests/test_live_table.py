@@ -110,7 +110,7 @@ def test_a_save_from_a_stale_form_is_refused_and_keeps_what_was_typed(client, ma
     response = client.post(reverse("round_create", args=[match.public_id]), form)
     page = response.content.decode()
     assert response.status_code == 422
-    assert "round 1 was just entered from another phone" in page
+    assert "Round 1 was just entered from another phone." in page
     assert 'value="9"' in page and 'value="4"' in page
     assert Round.objects.count() == 1
     # The form now carries the new version: saving again stores it as round 2.

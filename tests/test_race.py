@@ -61,7 +61,7 @@ def test_many_phones_saving_round_1_at_once_store_exactly_one(kind, tmp_path):
     assert statuses == [302] + [422] * (PHONES - 1)
     for status, body, _location in answers:
         if status == 422:
-            assert "round 1 was just entered from another phone" in body
+            assert "Round 1 was just entered from another phone." in body
     assert watcher.page.count('title="Edit this round"') == 1
 
 

@@ -76,7 +76,7 @@ def test_a_join_and_a_round_saved_at_once_store_one_of_them_and_tell_the_other(k
                 document = json.loads(watcher.page)
                 if joined[0] == 302:
                     outcomes.add("join")
-                    assert "the match was just changed from another phone" in visible(saved[1])
+                    assert "The match was just changed from another phone" in visible(saved[1])
                     assert document["players"] == ["Ann", "Bo", "Chen", "Eve"]
                     assert document["rounds"] == [{"points": [1, 2, 3, None]}]
                 else:

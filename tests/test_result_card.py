@@ -22,6 +22,7 @@ def evening(amounts, day=date(2026, 11, 30)):
     combined = {
         **rules.settle.settlement(players, amounts, 1),
         "count": 3,
+        "players": players,
     }
     result = {"game": "gongzhu", "options": {}}
     return cards.series_card(match, rules.GAMES["gongzhu"], result, combined)

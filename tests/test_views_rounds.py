@@ -231,7 +231,7 @@ def test_a_refused_change_or_delete_says_why_as_data_too(client):
     deleted = client.post(reverse("round_delete", args=[match.public_id, 2]), {"version": "3"})
     assert refused_because(deleted) == "This round cannot be deleted: round 2: Bo's hand is missing"
     moved = client.post(reverse("round_delete", args=[match.public_id, 3]), {"version": "2"})
-    assert refused_because(moved).startswith("the match was just changed from another phone")
+    assert refused_because(moved).startswith("The match was just changed from another phone")
     assert "HX-Trigger" not in client.get(reverse("round_edit", args=[match.public_id, 2]))
 
 

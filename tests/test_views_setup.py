@@ -133,18 +133,46 @@ def test_nothing_changed_is_no_change(client):
 
 
 def test_a_name_none_of_the_tables_people_is_asked_about(client):
+    """A typo of the seat's person is renamed everywhere at the table; someone new is added only
+    with the table's score link, which the phone holding it sends along with the match's."""
     table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen"])
     match = table.start_match("sanming", ["Ann", "Bo", "Chen"], {})
     url = reverse("match_setup", args=[match.public_id])
-    asked = client.post(url, posted(match, ["Ann", "Bo", "Zed"]))
-    assert "Zed is not one of this table's people: add Zed to the table?" in visible(
-        asked.content.decode()
-    )
+    asked = visible(client.post(url, posted(match, ["Ann", "Bo", "Zed"])).content.decode())
+    assert "Zed is not one of this table's people." in asked
+    assert "Chen was a typo: call Chen Zed everywhere at this table" in asked
+    assert "add Zed on the table's page" in asked
     assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
-    client.post(url, {**posted(match, ["Ann", "Bo", "Zed"]), "add_people": "1"})
+    client.get(reverse("table", args=[table.public_id]))  # the phone holds the table's link
+    adding = reverse("table_match_setup", args=[match.public_id, table.public_id])
+    asked = client.post(url, posted(match, ["Ann", "Bo", "Zed"])).content.decode()
+    assert f'formaction="{adding}"' in asked
+    assert "Zed is someone new: add to the table" in visible(asked)
+    client.post(adding, {**posted(match, ["Ann", "Bo", "Zed"]), "add_people": "1"})
     table.refresh_from_db()
     assert table.people == ["Ann", "Bo", "Chen", "Zed"]
     assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Zed"]
+
+
+def test_a_typo_fixed_in_a_tables_match_is_fixed_everywhere_at_the_table_and_undone(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen"])
+    first = table.start_match("sanming", ["Ann", "Bbo", "Chen"], {})
+    match = table.start_match("sanming", ["Chen", "Ann", "Bbo"], {})
+    table.pay("Bbo", "Ann", 5, "beans")
+    url = reverse("match_setup", args=[match.public_id])
+    fixed = client.post(url, {**posted(match, ["Chen", "Ann", "Bo"]), "typo": "1"})
+    assert fixed.status_code == 302
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen"] and table.payments.get().payer == "Bo"
+    assert Match.objects.get(pk=first.pk).players == ["Ann", "Bo", "Chen"]
+    history = client.get(reverse("history", args=[match.public_id]))
+    assert "Bbo → Bo (everywhere at this table)" in visible(history.content.decode())
+    [change] = history.context["setups"]
+    client.post(reverse("match_setup_undo", args=[match.public_id, change[0].pk]))
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bbo", "Chen"] and table.payments.get().payer == "Bbo"
+    assert Match.objects.get(pk=first.pk).players == ["Ann", "Bbo", "Chen"]
+    assert Match.objects.get(pk=match.pk).players == ["Chen", "Ann", "Bbo"]
 
 
 def test_the_setup_needs_the_score_link(client):
@@ -172,4 +200,14 @@ def test_a_match_keeps_at_most_so_many_changes_of_its_setup(monkeypatch):
     with pytest.raises(Refused) as refused:
         match.change_setup(["Zed", "Bo", "Chen"], match.options)
     assert str(refused.value.error) == "the names and options have been changed 2 times: no more"
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
+
+
+def test_a_typo_is_fixed_at_the_table_however_the_match_wrote_its_case(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen"])
+    match = table.start_match("sanming", ["Ann", "bbo", "Chen"], {})
+    url = reverse("match_setup", args=[match.public_id])
+    client.post(url, {**posted(match, ["Ann", "Bo", "Chen"]), "typo": "1"})
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen"]
     assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]

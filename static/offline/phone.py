@@ -38,6 +38,7 @@ def setup(root):
         "games.models",
         "games.seats",
         "games.season",
+        "games.signing",
     )
     for name in stubbed:
         stub = types.ModuleType(name)

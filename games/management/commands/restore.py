@@ -10,10 +10,13 @@ from games import backup
 class Command(BaseCommand):
     help = (
         "Bring back a copy written by manage.py backup: every match, round, table and payment "
-        "as they were when it was written. Stop the server first and start it again after. A "
-        "database that already holds matches or tables is left alone unless --replace is "
-        "given; then what it holds is first written to a backup in the data folder (its name "
-        "is shown), so this can be undone by restoring that file."
+        "as they were when it was written. Stop the server first (restore refuses while one "
+        "runs on the data) and start it again after. The copy is checked whole, restored "
+        "beside the database, brought to this version of the app and checked again before it "
+        "replaces anything. A database that already holds matches or tables is left alone "
+        "unless --replace is given; then what it holds is first written to one copy in the "
+        "data folder (its name is shown; the next restore replaces it), so this can be undone "
+        "by restoring that file."
     )
     requires_system_checks = []
 
@@ -27,13 +30,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            kept, matches, tables = backup.restore(options["file"], options["replace"])
+            kept, holds = backup.restore(options["file"], options["replace"])
         except backup.Refused as refused:
             self.stderr.write(f"Nothing restored: {refused}")
             sys.exit(2)
         if kept:
             self.stdout.write(f"What the database held before is kept in {kept}.")
         self.stdout.write(
-            f"Restored {options['file']}: {backup.counted(matches, 'match', 'matches')}, "
-            f"{backup.counted(tables, 'table', 'tables')}. Start the server again."
+            f"Restored {options['file']}: {backup.counted(holds['matches'], 'match', 'matches')}, "
+            f"{backup.counted(holds['tables'], 'table', 'tables')}, "
+            f"{backup.counted(holds['rounds'], 'round', 'rounds')}, "
+            f"{backup.counted(holds['payments'], 'payment', 'payments')}. Start the server again."
         )
