@@ -111,7 +111,7 @@ def away_words(table, seat):
     6"; None for everyone else."""
     if table.gone(seat):
         return Phrase(gettext_noop("left after round %(number)s"), number=table.left[seat])
-    if table.joined[seat] > len(table.rounds):
+    if table.joined[seat] > max(len(table.rounds), 1):  # a latecomer, seated for the next one
         return Phrase(gettext_noop("plays from round %(number)s"), number=table.joined[seat])
     return None
 

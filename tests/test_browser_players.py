@@ -47,7 +47,7 @@ def save(page, points):
         else:
             field.fill(str(value))
     heading = page.locator("[data-round-heading]").inner_text()
-    page.locator("#entry button[type=submit]").click()
+    page.locator("#entry button[data-save]").click()
     expect(page.locator("[data-round-heading]")).not_to_have_text(heading)
     expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
 

@@ -448,3 +448,16 @@ def test_once_someone_joined_a_later_joiner_starts_by_the_same_rule(client):
     assert join_form(client, match, "Fay", 4, "lowest").status_code == 422  # not offered
     match.refresh_from_db()
     assert match.players == ["Ann", "Bo", "Chen", "Eve"]
+
+
+@pytest.mark.parametrize("game", ["sheet", "gongzhu"])
+def test_nobody_is_said_to_come_late_before_the_first_round(client, game):
+    """A new match names no latecomer: everyone sits down for round 1 (Gongzhu's fixed seats
+    too); a player seated after round 1 is "plays from round 2"."""
+    match = Match.objects.create(game=game, players=["Ann", "Bo", "Chen", "Dee"])
+    _status, text = page(client, match)
+    assert "plays from round" not in visible(text)
+    if game == "sheet":
+        match.add_round({"points": [1, 2, 3, 4]}, "first")
+        assert join_form(client, match, "Eve", 4, "zero").status_code == 302
+        assert "Eve plays from round 2" in " ".join(visible(page(client, match)[1]).split())
