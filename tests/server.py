@@ -259,6 +259,13 @@ def new_sheet(server, players=("Ann", "Bo", "Chen", "Dee"), **options):
     return phone, location
 
 
+def save_sheet(phone, match_path, version, points=(5, -5, 0, 0)):
+    """The phone saves a round of a four-player score sheet drawn at version (a plain form)."""
+    form = {"version": str(version), **{f"points-{k}": str(p) for k, p in enumerate(points)}}
+    status, _body, _location = phone.post(match_path + "rounds/", form)
+    assert status == 302, status
+
+
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None

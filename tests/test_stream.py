@@ -22,6 +22,7 @@ from tests.server import (
     database,
     new_sheet,
     postgres_listening,
+    save_sheet,
     watch_path,
 )
 
@@ -262,12 +263,6 @@ def server(request, tmp_path):
             served.stop()
 
 
-def save(phone, match_path, version, points_given=(5, -5, 0, 0)):
-    form = {"version": str(version), **{f"points-{k}": str(p) for k, p in enumerate(points_given)}}
-    status, _body, _location = phone.post(match_path + "rounds/", form)
-    assert status == 302
-
-
 def test_a_save_reaches_every_open_stream_of_its_match_on_every_worker(server):
     phone, match_path = new_sheet(server)
     watch = watch_path(phone, match_path)
@@ -278,7 +273,7 @@ def test_a_save_reaches_every_open_stream_of_its_match_on_every_worker(server):
         assert listener.status == 200
         assert listener.headers["content-type"] == "text/event-stream"
         assert listener.event() == "event: version\ndata: 0"
-    save(phone, match_path, 0)
+    save_sheet(phone, match_path, 0)
     for listener in listeners:
         assert listener.event() == "event: version\ndata: 1"
         listener.close()
@@ -292,7 +287,7 @@ def test_a_watch_links_stream_says_what_its_page_carries_and_nothing_more(server
     listener = Listener(server.port, watch + "stream")
     said = [listener.event()]
     phone.get(match_path)
-    save(phone, match_path, 0)
+    save_sheet(phone, match_path, 0)
     said.append(listener.event())
     watcher.get(watch)
     shown = re.findall(r'data-version="(\d+)"', watcher.page)
@@ -324,7 +319,7 @@ def test_a_tables_stream_moves_with_its_payments_and_its_matches_and_says_only_i
     assert status == 302
     tags.append(listener.event())
     phone.get(match_path)
-    save(phone, match_path, 0)
+    save_sheet(phone, match_path, 0)
     tags.append(listener.event())
     watcher.get(watch)
     shown = re.search(r'id="table-live" data-version="([0-9a-f]+)"', watcher.page).group(1)
@@ -347,7 +342,7 @@ def test_two_servers_on_one_postgresql_a_save_on_one_reaches_the_streams_on_the_
             listener = Listener(pair[1].port, watch + "stream")
             assert listener.event() == "event: version\ndata: 0"
             phone.get(match_path)
-            save(phone, match_path, 0)
+            save_sheet(phone, match_path, 0)
             assert listener.event() == "event: version\ndata: 1"
             listener.close()
         finally:
