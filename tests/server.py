@@ -69,7 +69,9 @@ def free_port():
 class Server:
     """gunicorn serving the project on 127.0.0.1 with its own data folder and database."""
 
-    def __init__(self, data_dir, database_url=None, workers=4):
+    def __init__(self, data_dir, database_url=None, workers=4, root=ROOT):
+        """root: the project's folder (another tree of it, say, for a benchmark's "before")."""
+        self.root = root
         self.env = {**os.environ, "DATA_DIR": str(data_dir), "DEBUG": "0"}
         self.env.pop("DATABASE_URL", None)
         if database_url:
@@ -80,7 +82,7 @@ class Server:
         self.process = None
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
+            cwd=root,
             env=self.env,
             check=True,
         )
@@ -101,7 +103,7 @@ class Server:
                 "--access-logfile",
                 "/dev/null",
             ],
-            cwd=ROOT,
+            cwd=self.root,
             env=self.env,
         )
         deadline = time.monotonic() + 30
@@ -194,11 +196,11 @@ def slow_sockets(port, count=150, every=5.0):
             sock.close()
 
 
-def collect_static(data_dir):
+def collect_static(data_dir, root=ROOT):
     """Gather the static files into STATIC_ROOT, as `make run` does: whitenoise serves them."""
     env = {**os.environ, "DATA_DIR": str(data_dir)}
     command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
-    subprocess.run(command, cwd=ROOT, env=env, check=True)
+    subprocess.run(command, cwd=root, env=env, check=True)
 
 
 @contextmanager
