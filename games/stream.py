@@ -94,12 +94,12 @@ class Hub:
         self.most = min(settings.STREAMS_PER_WORKER, files_allowed() // 2)
         self.notified = 0  # NOTIFYs received: one that came during a stream's lookup is asked
         self.watcher = None
+        self.troubled = False  # the last check met a database in trouble
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="live")
 
     async def serve(self, asked, scope, receive, send, app):
         """Hold one stream until its phone goes, or hand it to app when it is not taken."""
-        request = ASGIRequest(scope, io.BytesIO())
-        address = self.room_for(request)
+        address = self.room_for(ASGIRequest(scope, io.BytesIO()))
         if address is None:
             return await app(scope, receive, send)
         stream = Stream()
@@ -149,8 +149,7 @@ class Hub:
                 del self.following[stream.key]
 
     async def ask(self, function, *args):
-        """function(*args) run on the hub's thread, its database connection checked before and
-        after as Django checks a request's."""
+        """function(*args), run on the hub's thread (in_django)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self.thread, functools.partial(in_django, function, *args)
@@ -172,8 +171,11 @@ class Hub:
         try:
             now = await self.ask(live.now_at, keys)
         except DatabaseError as error:
-            logger.warning("live streams: %s", error)
+            if not self.troubled:  # said once, not four times a second
+                logger.warning("live streams: %s", error)
+            self.troubled = True
             return
+        self.troubled = False
         for key, version in now.items():
             for stream in self.following.get(key, ()):
                 stream.tell(version)
@@ -212,6 +214,8 @@ class Hub:
 
 
 def in_django(function, *args):
+    """function(*args), between the checks of the thread's connections Django makes around a
+    request (one broken, or older than CONN_MAX_AGE, is closed)."""
     close_old_connections()
     try:
         return function(*args)
