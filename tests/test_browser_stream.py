@@ -17,11 +17,13 @@ from playwright.sync_api import expect
 from games.runtime import runtime_ready
 from tests.conftest import PHONE, screenshot
 from tests.server import (
+    DATABASES,
     Listener,
     Phone,
     Relay,
     Server,
     collect_static,
+    database,
     new_sheet,
     save_sheet,
     watch_path,
@@ -60,13 +62,25 @@ def server(tmp_path_factory):
     served.stop()
 
 
+@pytest.fixture(scope="module", params=DATABASES)
+def any_server(request, tmp_path_factory):
+    """A server on SQLite, then one on PostgreSQL (where one listens)."""
+    data_dir = tmp_path_factory.mktemp("streams")
+    collect_static(data_dir)
+    with database(request.param) as url:
+        served = Server(data_dir, database_url=url, workers=2).start()
+        yield served
+        served.stop()
+
+
 @pytest.fixture
-def pages(browser, server):
+def pages(browser, request):
     """open(path, base=server.url, size=PHONE, init=""): a new phone (or TV) on path, with a
     script of its own (init) run before the page's."""
     contexts = []
 
-    def open_page(path, base=server.url, size=PHONE, init=""):
+    def open_page(path, base=None, size=PHONE, init=""):
+        base = base or request.getfixturevalue("server").url
         context = browser.new_context(base_url=base, **size)
         context.set_default_timeout(15_000)
         context.add_init_script(SHOWN_AT + init)
@@ -101,11 +115,12 @@ def shown_after(pages, saved):
     return [page.evaluate("window.shownAt") - saved for page in pages]
 
 
-def test_three_phones_and_a_tv_see_a_save_through_their_streams(pages, server):
-    phone, match = new_sheet(server)
+def test_three_phones_and_a_tv_see_a_save_through_their_streams(pages, any_server):
+    phone, match = new_sheet(any_server)
     watch = watch_path(phone, match)
-    scorer = pages(match)
-    others = [pages(match), pages(watch), pages(watch, size=TV)]
+    base = any_server.url
+    scorer = pages(match, base)
+    others = [pages(match, base), pages(watch, base), pages(watch, base, TV)]
     for page in [scorer, *others]:
         streaming(page)
     asks = [asked(page) for page in others]
@@ -128,7 +143,9 @@ def test_an_idle_page_asks_nothing_while_its_stream_is_open(pages, server):
     phone, match = new_sheet(server)
     page = pages(watch_path(phone, match))
     streaming(page)
-    page.wait_for_load_state("networkidle")
+    # what a page does once: its service worker registered, then it keeps a copy of the page
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_timeout(2_000)
     paths = asked(page)
     page.wait_for_timeout(7_000)  # two of the live check's periods without a stream
     assert paths == []
