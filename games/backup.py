@@ -189,12 +189,14 @@ def restore_sqlite(path):
 
 
 def restore_postgres(path):
-    """In one transaction: drop the app's tables, then run the dump's statements (pg_restore's
-    script, run by psql); any error leaves the database as it was."""
+    """In one transaction: drop the app's tables and function, then run the dump's statements
+    (pg_restore's script, run by psql); any error leaves the database as it was."""
     present = set(connection.introspection.table_names())
     app_tables = [*connection.introspection.django_table_names(), "django_migrations"]
     dropped = ", ".join(map(connection.ops.quote_name, sorted(present.intersection(app_tables))))
     dropping = [f"--command=DROP TABLE {dropped} CASCADE"] if dropped else []
+    # The function the triggers of migration 0011 call (a dump holding it creates it anew).
+    dropping.append("--command=DROP FUNCTION IF EXISTS games_live_notify() CASCADE")
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "restore.sql"
         run(["pg_restore", "--no-owner", "--no-privileges", f"--file={script}", str(path)])

@@ -35,6 +35,8 @@ from games import live
 from scorekeeper.limits import client_address
 
 CHANNEL = "scorekeeper_live"  # what the trigger of migration 0011 notifies
+# Whether migration 0011's trigger is there, and on (without it, a worker asks as on SQLite).
+TRIGGERED = "SELECT 1 FROM pg_trigger WHERE tgname = 'games_match_live' AND tgenabled <> 'D'"
 KINDS = {"m": "match", "t": "table"}  # a NOTIFY's payload: "m<id>" or "t<id>"
 KEEP_ALIVE_SECONDS = 25
 POLL_SECONDS = 0.25  # SQLite, or PostgreSQL while its LISTEN connection is down
@@ -205,6 +207,9 @@ class Hub:
         params.pop("context", None)
         async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as listener:
             await listener.execute(f"LISTEN {CHANNEL}")
+            if not await (await listener.execute(TRIGGERED)).fetchone():
+                logger.warning("live streams: no trigger sends NOTIFY (manage.py migrate): polling")
+                return await self.poll()
             await self.check(self.following.keys())  # what moved before this connection listened
             while self.following:
                 notes = listener.notifies(timeout=LISTEN_AGAIN_SECONDS, stop_after=1)

@@ -173,6 +173,34 @@ def test_a_stream_says_its_version_at_once_then_each_new_one_and_is_asked_for_on
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="NOTIFY is PostgreSQL's")
+def test_on_postgresql_without_its_trigger_a_worker_asks_as_on_sqlite():
+    """A database not migrated (a backup from before restored, say) sends no NOTIFY: the
+    streams are told all the same."""
+    match = Match.objects.create(**SHEET)
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE games_match DISABLE TRIGGER games_match_live")
+
+    async def told_all_the_same():
+        hub = stream.Hub()
+        phone = StreamedPhone()
+        served = serve(hub, f"/w/{match.watch_id}/stream", phone)
+        assert (await phone.said())["status"] == 200
+        assert await phone.said() == "event: version\ndata: 0\n\n"
+        await hub.ask(match.add_round, points(3, -3))
+        assert await phone.said() == "event: version\ndata: 1\n\n"
+        phone.gone.set()
+        await served
+        await closed(hub)
+
+    try:
+        asyncio.run(told_all_the_same())
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE games_match ENABLE TRIGGER games_match_live")
+
+
+@pytest.mark.django_db(transaction=True)
 @override_settings(STREAMS_PER_ADDRESS=2, STREAMS_PER_WORKER=3)
 def test_streams_beyond_the_limits_per_address_and_per_worker_are_handed_to_the_live_check():
     match = Match.objects.create(**SHEET)

@@ -3,12 +3,13 @@ transaction (delivered when it commits, never when it rolls back), which wakes e
 live streams (games/stream.py): "m<id>" for a match, "t<id>" for a table, and for a match of a
 table its table too (the table's page adds its matches up). A trigger, so that no change can
 forget it: Match.changing(), Table.changing(), a rename, a match taken in, a rematch made.
-SQLite has no NOTIFY: there the workers ask (games/stream.py)."""
+SQLite has no NOTIFY: there the workers ask (games/stream.py). A restore drops the function with
+the tables (games/backup.py)."""
 
 from django.db import migrations
 
 CREATE = """
-CREATE FUNCTION games_live_notify() RETURNS trigger AS $$
+CREATE OR REPLACE FUNCTION games_live_notify() RETURNS trigger AS $$
 BEGIN
     IF TG_TABLE_NAME = 'games_table' THEN
         PERFORM pg_notify('scorekeeper_live', 't' || NEW.id);
