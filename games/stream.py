@@ -20,6 +20,7 @@ import collections
 import functools
 import io
 import logging
+import re
 import resource
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -37,7 +38,8 @@ from scorekeeper.limits import client_address
 CHANNEL = "scorekeeper_live"  # what the trigger of migration 0011 notifies
 # Whether migration 0011's trigger is there, and on (without it, a worker asks as on SQLite).
 TRIGGERED = "SELECT 1 FROM pg_trigger WHERE tgname = 'games_match_live' AND tgenabled <> 'D'"
-KINDS = {"m": "match", "t": "table"}  # a NOTIFY's payload: "m<id>" or "t<id>"
+PAYLOAD = re.compile(r"([mt])([0-9]{1,18})")  # a NOTIFY's: "m<id>" (a match) or "t<id>"
+KINDS = {"m": "match", "t": "table"}
 KEEP_ALIVE_SECONDS = 25
 POLL_SECONDS = 0.25  # SQLite, or PostgreSQL while its LISTEN connection is down
 LISTEN_AGAIN_SECONDS = 5  # how long the hub polls before it tries to LISTEN again
@@ -215,7 +217,8 @@ class Hub:
                 notes = listener.notifies(timeout=LISTEN_AGAIN_SECONDS, stop_after=1)
                 moved = {note.payload async for note in notes}
                 self.notified += len(moved)
-                await self.check((KINDS[payload[0]], int(payload[1:])) for payload in moved)
+                found = [PAYLOAD.fullmatch(payload) for payload in moved]
+                await self.check((KINDS[f[1]], int(f[2])) for f in found if f)
 
 
 def in_django(function, *args):
