@@ -5,22 +5,24 @@
   window.scorekeeperStarted = true;
   var POLL_MS = 3000;
 
-  // Live updates. The page's stream (data-stream, games/stream.py) says "version v" whenever
-  // the match or table moves on: each live part not at v asks its live check at once, and the
+  // Live updates. The page's stream (data-stream, games/stream.py) says "version v" at once and
+  // whenever the match or table moves on: each live part not at v asks its live check, and the
   // page is told (the event scorekeeper:moved, for static/table.js). While the stream is open
-  // nothing else is asked. Where it cannot open, or while it is broken, the page asks
-  // "anything new?" every few seconds instead, only while the page is visible, and at once
-  // when a sleeping phone wakes up, and opens the stream again later: a broken one after 3 s,
-  // 6 s, ... up to a minute, one refused (this server holds none, or enough for now, or a
-  // proxy holds it back) after 30 s, 60 s, ... up to 10 minutes. With no network (the browser
-  // says so) neither runs; a check the network failed is asked again later each time (6 s,
-  // 12 s, ... up to a minute) until one is answered; the network back, at once.
+  // nothing else is asked. A hidden page (a phone asleep, a tab behind others) closes its
+  // stream, and opens it again when it is seen: a browser holds only six connections to a
+  // server over HTTP/1.1, and a sleeping phone holds none. Where the stream cannot open, or
+  // while it is broken, a visible page asks "anything new?" every few seconds instead, and
+  // opens the stream again later: a broken one after 3 s, 6 s, ... up to a minute, one refused
+  // (this server holds none, or enough for now, or a proxy holds it back) after 30 s, 60 s, ...
+  // up to 10 minutes. With no network (the browser says so) neither runs; a check the network
+  // failed is asked again later each time (6 s, 12 s, ... up to a minute) until one is
+  // answered; the network back, at once.
   var MAX_WAIT_MS = 60000;
   var REFUSED_MS = 30000;
   var MAX_REFUSED_MS = 600000;
   var FIRST_MESSAGE_MS = 10000;
   var failed = {count: 0, at: 0};
-  var stream = {source: null, open: false, failures: 0, retryAt: 0, missed: null, askAgain: false};
+  var stream = {source: null, open: false, failures: 0, retryAt: 0, askAgain: false};
   function backOff(first, most, count) {
     return Math.min(first * Math.pow(2, count), most);
   }
@@ -34,11 +36,7 @@
     });
   }
   function moved(version) {
-    if (document.visibilityState !== "visible" || !window.htmx) {
-      stream.missed = version;  // told when the page is seen
-      return;
-    }
-    stream.missed = null;
+    if (!window.htmx) return;
     document.querySelectorAll("[data-live]").forEach(function (el) {
       if (el.dataset.version === version) return;
       if (el.classList.contains("htmx-request")) stream.askAgain = true;  // asked before v: again after
@@ -53,7 +51,7 @@
   function openStream() {
     var holder = document.querySelector("[data-stream]");
     if (!holder || stream.source || !window.EventSource || !navigator.onLine) return;
-    if (Date.now() < stream.retryAt) return;
+    if (document.visibilityState !== "visible" || Date.now() < stream.retryAt) return;
     var source = new EventSource(holder.dataset.stream);
     stream.source = source;
     // The server says the version at once: a stream that says nothing (held back by a proxy
@@ -89,8 +87,9 @@
     openStream();
   }, POLL_MS);
   document.addEventListener("visibilitychange", function () {
-    if (stream.missed !== null) moved(stream.missed);
-    else if (!stream.open) poll();
+    if (document.visibilityState !== "visible") return closeStream();
+    openStream();
+    if (!stream.source) poll();  // no stream to say the version: asked
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!event.detail.elt.matches("[data-live]")) return;

@@ -98,6 +98,13 @@ def streaming(page, timeout=15_000):
     expect(page.locator("html[data-streaming]")).to_have_count(1, timeout=timeout)
 
 
+def settled(page):
+    """Once what a page does once is done: its service worker took over, and the page has kept
+    a copy of itself (static/offline/offline.js)."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_timeout(2_000)
+
+
 def asked(page):
     """The paths the page asks for from now on."""
     paths = []
@@ -143,12 +150,38 @@ def test_an_idle_page_asks_nothing_while_its_stream_is_open(pages, server):
     phone, match = new_sheet(server)
     page = pages(watch_path(phone, match))
     streaming(page)
-    # what a page does once: its service worker registered, then it keeps a copy of the page
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_timeout(2_000)
+    settled(page)
     paths = asked(page)
     page.wait_for_timeout(7_000)  # two of the live check's periods without a stream
     assert paths == []
+
+
+def seen(page, state):
+    """The page is hidden (a phone asleep, a tab behind others) or seen again."""
+    page.evaluate(
+        """(state) => {
+            Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        state,
+    )
+
+
+def test_a_hidden_page_closes_its_stream_and_catches_up_once_seen_again(pages, server):
+    phone, match = new_sheet(server)
+    page = pages(watch_path(phone, match))
+    streaming(page)
+    settled(page)
+    seen(page, "hidden")
+    expect(page.locator("html[data-streaming]")).to_have_count(0)
+    paths = asked(page)
+    phone.get(match)
+    save_sheet(phone, match, 0)
+    page.wait_for_timeout(4_000)  # more than the live check's period: nothing asked meanwhile
+    assert paths == []
+    seen(page, "visible")
+    expect(page.locator("#live[data-version='1']")).to_have_count(1)
+    streaming(page)
 
 
 def test_a_table_page_and_its_tv_board_follow_the_table_through_their_streams(pages, server):
