@@ -815,16 +815,20 @@ class Table(models.Model):
         return self.name
 
     @classmethod
-    def state_of(cls, link, token):
-        """(version, sum of its matches' versions, their count) of the table whose link
-        ("public_id" or "watch_id") is token, or None: what a drawn page of it is kept under
-        (every change to it or to one of its matches moves it on)."""
-        return (
-            cls.objects.filter(**{link: token})
-            .annotate(played=Coalesce(Sum("matches__version"), 0), count=Count("matches"))
-            .values_list("version", "played", "count")
-            .first()
+    def with_state(cls):
+        """The tables, each with what a drawn page of it is kept under (its state): its id and
+        version, the sum of its matches' versions and their count (every change to it or to
+        one of its matches moves it on)."""
+        played = Coalesce(Sum("matches__version"), 0)
+        return cls.objects.annotate(played=played, count=Count("matches")).values_list(
+            "pk", "version", "played", "count"
         )
+
+    @classmethod
+    def state_of(cls, link, token):
+        """The state (with_state) of the table whose link ("public_id" or "watch_id") is
+        token, or None."""
+        return cls.with_state().filter(**{link: token}).first()
 
     def played(self):
         """Each of the table's matches in play order, as the ledger reads it: {"match" (its id,

@@ -33,6 +33,7 @@ from games.forms import (
     asked_to_add,
 )
 from games.links import get_table, remember, replaced, share_page
+from games.live import table_tag
 from games.models import Match, Payment, Refused, SetupChange, Stale, Table, Unknown
 from games.season import Links, decimals, leaderboards
 from games.signing import phone_of
@@ -92,6 +93,7 @@ def drawn_table(request, link, token, state):
         context = table_context(
             table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
         )
+        context["live_tag"] = table_tag(state)
         html = render_to_string("games/table.html", {**context, "csrf_token": CSRF_SLOT}, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
@@ -221,6 +223,7 @@ def evening_amounts(by_name):
 def render_table(request, table, **shown):
     """The table's page refused a change: drawn for this phone with the question or errors."""
     context = {**table_context(table, True), **shown}
+    context["live_tag"] = table_tag(Table.state_of("public_id", table.public_id))
     return render(request, "games/table.html", context, status=422)
 
 

@@ -2,6 +2,13 @@ from django.urls import path
 
 from games import offline, records, season, seats, signing, tables, views
 
+STREAMS = {
+    "match": {"kind": "match", "link": "public_id"},
+    "watch": {"kind": "match", "link": "watch_id"},
+    "table": {"kind": "table", "link": "public_id"},
+    "table_watch": {"kind": "table", "link": "watch_id"},
+}
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
@@ -11,6 +18,13 @@ urlpatterns = [
     path("live/<str:watch_id>/", views.live, name="live"),
     path("m/<str:public_id>/", views.match_page, name="match"),
     path("m/<str:public_id>/live/", views.score_live, name="score_live"),
+    # Live streams (games/stream.py holds them on the event loop; Django answers the others).
+    path("m/<str:token>/stream", views.no_stream, STREAMS["match"], name="match_stream"),
+    path("w/<str:token>/stream", views.no_stream, STREAMS["watch"], name="watch_stream"),
+    path("t/<str:token>/stream", views.no_stream, STREAMS["table"], name="table_stream"),
+    path(
+        "tw/<str:token>/stream", views.no_stream, STREAMS["table_watch"], name="table_watch_stream"
+    ),
     path("m/<str:public_id>/share/", views.share, name="share"),
     path("m/<str:public_id>/share/replace/", views.share_replace, name="share_replace"),
     path("m/<str:public_id>/history/", views.history, name="history"),

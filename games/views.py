@@ -36,6 +36,7 @@ from games.links import (
     share_page,
     tables_on_this_phone,
 )
+from games.live import opened
 from games.models import (
     NOT_PEOPLE,
     AlreadySaved,
@@ -189,6 +190,20 @@ def live_news(request, link, token):
     key = drawing_key("live", link, token, version, request)
     page = memo.drawn(key, lambda: draw_live(request, Match.objects.get(**{link: token}), link))
     return page.response(request, {})
+
+
+@require_GET
+def no_stream(request, kind, link, token):
+    """A live stream this server does not hold (games/stream.py holds them on the event loop,
+    and hands this one on: served without it, or its limits reached): 204 tells the page to
+    keep to its live check. A link the stream is not for is answered as its live check's."""
+    if opened(kind, link, token) is None:
+        if link == "public_id":
+            (get_match if kind == "match" else get_table)(token)  # a watch link: 403
+        raise Http404(
+            _("There is no such match.") if kind == "match" else _("There is no such table.")
+        )
+    return HttpResponse(status=204)
 
 
 def draw_live(request, match, link, context=None):

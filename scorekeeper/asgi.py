@@ -2,7 +2,8 @@
 so a phone on a slow link (or a stranger trickling bytes) holds a socket, never a thread; whole
 requests go to Django's WSGI application on a fixed pool of THREADS threads (a2wsgi), which keep
 their database connections from one request to the next. Static files never reach that pool:
-they are sent from the event loop, so a phone reading the offline runtime slowly holds no thread."""
+they are sent from the event loop, so a phone reading the offline runtime slowly holds no thread;
+nor does a phone's live stream, held on the event loop too (settings.ASGI_MIDDLEWARE)."""
 
 import io
 import os
@@ -13,6 +14,7 @@ from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.core.wsgi import get_wsgi_application
 from django.middleware.security import SecurityMiddleware
+from django.utils.module_loading import import_string
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from scorekeeper.middleware import private_by_default
@@ -116,10 +118,13 @@ async def refuse(send, status, text):
 
 
 def served(wsgi_app):
-    """A WSGI application as the uvicorn workers serve it."""
-    return read_first(
-        static_first(WSGIMiddleware(wsgi_app, workers=int(os.environ.get("THREADS", "8"))))
-    )
+    """A WSGI application as the uvicorn workers serve it, behind the app's own handlers on the
+    event loop (settings.ASGI_MIDDLEWARE, dotted paths as Django's MIDDLEWARE: the first is
+    outermost), such as the live streams."""
+    app = WSGIMiddleware(wsgi_app, workers=int(os.environ.get("THREADS", "8")))
+    for handler in reversed(settings.ASGI_MIDDLEWARE):
+        app = import_string(handler)(app)
+    return read_first(static_first(app))
 
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")

@@ -13,6 +13,8 @@ TIME_ZONE     e.g. Asia/Shanghai: the times shown in round history (default UTC)
 RATE_NEW_MATCHES  new matches one client address may start (default 100/h; s, m, h or d)
 RATE_IMPORTS      matches one client address may import (default 30/h)
 MIN_FREE_MB   below this many MB free in DATA_DIR, no new match or import (default 200)
+STREAMS_PER_WORKER   live streams one worker holds (default 5000)
+STREAMS_PER_ADDRESS  live streams one client address holds on a worker (default 50)
 """
 
 import os
@@ -84,6 +86,15 @@ MIDDLEWARE = [
     # A change is signed with the name this phone was given (games/signing.py).
     "games.signing.signing",
 ]
+
+# What each uvicorn worker answers on its event loop, before Django's thread pool
+# (scorekeeper/asgi.py): each a function of the app taking the ASGI application after it.
+# The live streams (each a socket and a few kB, never a thread), at most STREAMS_PER_WORKER on a
+# worker and STREAMS_PER_ADDRESS of one client address there; beyond them a page keeps to its
+# live check.
+ASGI_MIDDLEWARE = ["games.stream.streams_first"]
+STREAMS_PER_WORKER = env_int("STREAMS_PER_WORKER", 5000)
+STREAMS_PER_ADDRESS = env_int("STREAMS_PER_ADDRESS", 50)
 
 ROOT_URLCONF = "scorekeeper.urls"
 

@@ -1,20 +1,33 @@
 // Scorekeeper's small enhancements (no inline scripts, so a strict CSP can forbid them):
-// live updates while the page is visible, "not saved" when a save cannot reach the server,
-// and the keep-screen-on toggle.
+// live updates, "not saved" when a save cannot reach the server, and the keep-screen-on toggle.
 (function () {
   if (window.scorekeeperStarted) return;
   window.scorekeeperStarted = true;
   var POLL_MS = 3000;
 
-  // Live updates: ask "anything new?" every few seconds, only while the page is visible,
-  // and at once when a sleeping phone wakes up. With no network (the browser says so) nothing
-  // is asked; a check the network failed is asked again later each time (6 s, 12 s, ... up to
-  // a minute) until one is answered; the network back, at once.
+  // Live updates. The page's stream (data-stream, games/stream.py) says "version v" at once and
+  // whenever the match or table moves on: each live part not at v asks its live check, and the
+  // page is told (the event scorekeeper:moved, for static/table.js). While the stream is open
+  // nothing else is asked. A hidden page (a phone asleep, a tab behind others) closes its
+  // stream, and opens it again when it is seen: a browser holds only six connections to a
+  // server over HTTP/1.1, and a sleeping phone holds none. Where the stream cannot open, or
+  // while it is broken, a visible page asks "anything new?" every few seconds instead, and
+  // opens the stream again later: a broken one after 3 s, 6 s, ... up to a minute, one refused
+  // (this server holds none, or enough for now, or a proxy holds it back) after 30 s, 60 s, ...
+  // up to 10 minutes. With no network (the browser says so) neither runs; a check the network
+  // failed is asked again later each time (6 s, 12 s, ... up to a minute) until one is
+  // answered; the network back, at once.
   var MAX_WAIT_MS = 60000;
+  var REFUSED_MS = 30000;
+  var MAX_REFUSED_MS = 600000;
+  var FIRST_MESSAGE_MS = 10000;
   var failed = {count: 0, at: 0};
+  var stream = {source: null, open: false, failures: 0, retryAt: 0, askAgain: false};
+  function backOff(first, most, count) {
+    return Math.min(first * Math.pow(2, count), most);
+  }
   function due() {
-    var wait = Math.min(POLL_MS * Math.pow(2, failed.count), MAX_WAIT_MS);
-    return failed.count === 0 || Date.now() - failed.at >= wait;
+    return failed.count === 0 || Date.now() - failed.at >= backOff(POLL_MS, MAX_WAIT_MS, failed.count);
   }
   function poll() {
     if (document.visibilityState !== "visible" || !window.htmx || !navigator.onLine || !due()) return;
@@ -22,8 +35,62 @@
       if (!el.classList.contains("htmx-request")) htmx.trigger(el, "poll");
     });
   }
-  setInterval(poll, POLL_MS);
-  document.addEventListener("visibilitychange", poll);
+  function moved(version) {
+    if (!window.htmx) return;
+    document.querySelectorAll("[data-live]").forEach(function (el) {
+      if (el.dataset.version === version) return;
+      if (el.classList.contains("htmx-request")) stream.askAgain = true;  // asked before v: again after
+      else htmx.trigger(el, "poll");
+    });
+    document.dispatchEvent(new CustomEvent("scorekeeper:moved", {detail: {version: version}}));
+  }
+  function streaming(open) {
+    stream.open = open;
+    document.documentElement.toggleAttribute("data-streaming", open);
+  }
+  function openStream() {
+    var holder = document.querySelector("[data-stream]");
+    if (!holder || stream.source || !window.EventSource || !navigator.onLine) return;
+    if (document.visibilityState !== "visible" || Date.now() < stream.retryAt) return;
+    var source = new EventSource(holder.dataset.stream);
+    stream.source = source;
+    // The server says the version at once: a stream that says nothing (held back by a proxy
+    // that buffers it) is given up, as one refused.
+    var silent = setTimeout(function () { givenUp(source, true); }, FIRST_MESSAGE_MS);
+    source.addEventListener("version", function (event) {
+      clearTimeout(silent);
+      if (!stream.open) {
+        streaming(true);
+        stream.failures = 0;
+      }
+      moved(event.data);
+    });
+    source.addEventListener("error", function () {
+      clearTimeout(silent);
+      givenUp(source, source.readyState === EventSource.CLOSED);
+    });
+  }
+  function givenUp(source, refused) {
+    if (stream.source !== source) return;
+    closeStream();
+    stream.retryAt = Date.now() + (refused ? backOff(REFUSED_MS, MAX_REFUSED_MS, stream.failures)
+                                           : backOff(POLL_MS, MAX_WAIT_MS, stream.failures));
+    stream.failures += 1;
+  }
+  function closeStream() {
+    if (stream.source) stream.source.close();
+    stream.source = null;
+    streaming(false);
+  }
+  setInterval(function () {
+    if (!stream.open) poll();
+    openStream();
+  }, POLL_MS);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return closeStream();
+    openStream();
+    if (!stream.source) poll();  // no stream to say the version: asked
+  });
   // A score link replaced on another phone opens nothing: its live check answers 410 (gone),
   // and the page is loaded again to say so (and when, and from which phone).
   document.addEventListener("htmx:responseError", function (event) {
@@ -37,11 +104,26 @@
       failed.count += 1;
       failed.at = Date.now();
     }
+    if (stream.askAgain) {
+      stream.askAgain = false;
+      setTimeout(poll);
+    }
   });
   window.addEventListener("online", function () {
     failed.count = 0;
+    stream.retryAt = 0;
+    poll();
+    openStream();
+  });
+  window.addEventListener("offline", closeStream);
+  // A page back from the browser's back-forward cache had its stream closed meanwhile.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    closeStream();
+    openStream();
     poll();
   });
+  openStream();
 
   // A save that never reached the server (offline) or failed there keeps the form as typed.
   function notSaved(event) {

@@ -10,11 +10,39 @@
   note.hidden = false;
 })();
 
+/* The table's page follows the table: when its stream says the table moved on from the state
+   the page was drawn at (static/app.js tells the page: scorekeeper:moved, with the tag that
+   #table-live carries), its live part is drawn anew from the server, its open sections left
+   open; not while a payment is being typed (its own answer brings the page anew), nor on a TV
+   showing the match in play (the board below follows the match). */
+(function () {
+  "use strict";
+  const part = () => document.getElementById("table-live");
+  const typing = (live) =>
+    live.querySelector("details.table-pay[open]") ||
+    (live.contains(document.activeElement) && document.activeElement.matches("input, select, textarea"));
+  document.addEventListener("scorekeeper:moved", async (event) => {
+    const live = part();
+    if (!live || live.dataset.version === event.detail.version || typing(live)) return;
+    if (document.querySelector(".table-board")) return;
+    const open = [...live.querySelectorAll("details")].map((details) => details.open);
+    try {
+      await htmx.ajax("GET", location.pathname + location.search,
+                      { target: "#table-live", select: "#table-live", swap: "outerHTML" });
+    } catch (error) {
+      console.warn("table:", error); // no network: the page stays as it is
+      return;
+    }
+    part().querySelectorAll("details").forEach((details, k) => { if (open[k]) details.open = true; });
+  });
+})();
+
 /* The table's watch link on a TV (a wide landscape screen, as static/app.css has it) shows the
    board of the match in play, the match's own live board (its watch link's live check, which
-   static/app.js keeps polling); with none in play, the table's balances. Every half minute it asks
-   which match is in play (data-table-board: a small answer, the watch link's id or nothing) and
-   draws the page anew when that changed. */
+   static/app.js asks when the table's stream says the table moved); with none in play, the
+   table's balances. Whenever the table moves (every half minute where the page has no stream)
+   it asks which match is in play (data-table-board: a small answer, the watch link's id or
+   nothing) and draws the page anew when that changed. */
 (function () {
   "use strict";
   const board = document.querySelector("[data-table-board]");
@@ -48,8 +76,16 @@
       console.warn("table:", error); // no network: the board stays as it is
     }
   };
+  let seen = document.getElementById("table-live")?.dataset.version;
+  document.addEventListener("scorekeeper:moved", (event) => {
+    if (event.detail.version === seen) return;
+    seen = event.detail.version;
+    follow();
+  });
   follow();
-  setInterval(follow, 30000);
+  setInterval(() => {
+    if (!document.documentElement.hasAttribute("data-streaming")) follow();
+  }, 30000);
 })();
 
 /* The table's board on a TV with no match in play: each unit's column, and the leaderboard beside
@@ -75,4 +111,5 @@
   };
   window.addEventListener("load", fit);
   window.addEventListener("resize", fit);
+  document.addEventListener("htmx:afterSettle", fit); // the balances drawn anew
 })();

@@ -69,7 +69,9 @@ def free_port():
 class Server:
     """gunicorn serving the project on 127.0.0.1 with its own data folder and database."""
 
-    def __init__(self, data_dir, database_url=None, workers=4):
+    def __init__(self, data_dir, database_url=None, workers=4, root=ROOT):
+        """root: the project's folder (another tree of it, say, for a benchmark's "before")."""
+        self.root = root
         self.env = {**os.environ, "DATA_DIR": str(data_dir), "DEBUG": "0"}
         self.env.pop("DATABASE_URL", None)
         if database_url:
@@ -80,7 +82,7 @@ class Server:
         self.process = None
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
+            cwd=root,
             env=self.env,
             check=True,
         )
@@ -101,7 +103,7 @@ class Server:
                 "--access-logfile",
                 "/dev/null",
             ],
-            cwd=ROOT,
+            cwd=self.root,
             env=self.env,
         )
         deadline = time.monotonic() + 30
@@ -194,11 +196,11 @@ def slow_sockets(port, count=150, every=5.0):
             sock.close()
 
 
-def collect_static(data_dir):
+def collect_static(data_dir, root=ROOT):
     """Gather the static files into STATIC_ROOT, as `make run` does: whitenoise serves them."""
     env = {**os.environ, "DATA_DIR": str(data_dir)}
     command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
-    subprocess.run(command, cwd=ROOT, env=env, check=True)
+    subprocess.run(command, cwd=root, env=env, check=True)
 
 
 @contextmanager
@@ -259,6 +261,141 @@ def new_sheet(server, players=("Ann", "Bo", "Chen", "Dee"), **options):
     return phone, location
 
 
+def save_sheet(phone, match_path, version, points=(5, -5, 0, 0)):
+    """The phone saves a round of a four-player score sheet drawn at version (a plain form)."""
+    form = {"version": str(version), **{f"points-{k}": str(p) for k, p in enumerate(points)}}
+    status, _body, _location = phone.post(match_path + "rounds/", form)
+    assert status == 302, status
+
+
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
+
+
+class Listener:
+    """A phone's live stream (games/stream.py), read from a socket: the answer's status and
+    headers, then each message (an event's lines, or a comment) as it comes."""
+
+    def __init__(self, port, path, headers=None, timeout=15):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        lines = [f"GET {path} HTTP/1.1", "Host: 127.0.0.1", "Accept: text/event-stream"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        self.reader = self.sock.makefile("rb")
+        self.status = int(self.reader.readline().split()[1])
+        self.headers = {}
+        while (line := self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            self.headers[name.strip().lower()] = value.strip()
+        self.pending = b""
+
+    def message(self):
+        """The next message (its text, without the blank line that ends it), or None once the
+        answer has ended."""
+        while b"\n\n" not in self.pending:
+            size = int(self.reader.readline().strip() or b"0", 16)  # a chunk of the answer
+            if size == 0:
+                return None
+            self.pending += self.reader.read(size)
+            self.reader.readline()
+        message, _, self.pending = self.pending.partition(b"\n\n")
+        return message.decode()
+
+    def event(self):
+        """The next event's text (comments skipped), or None once the answer has ended."""
+        while (message := self.message()) is not None:
+            if not message.startswith(":"):
+                return message
+        return None
+
+    def close(self):
+        self.reader.close()
+        self.sock.close()
+
+
+def watch_path(phone, match_path):
+    """The watch link of the match whose score link phone opened (from its share page)."""
+    phone.get(match_path + "share/")
+    return re.search(r'href="(?:https?://[^/"]+)?(/w/[^/"]+/)"', phone.page).group(1)
+
+
+class Relay:
+    """A network between a phone and the server (a TCP relay on its own port, its address
+    url): drop_streams() cuts every live stream through it and refuses the next ones until
+    mend(); with hold=True it passes a live stream's answer only once it has ended (a proxy
+    that buffers)."""
+
+    def __init__(self, port, hold=False):
+        self.target, self.hold = port, hold
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.streams, self.dropping, self.lock = set(), False, threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                phone, _address = self.listener.accept()
+            except OSError:
+                return  # closed
+            server = socket.create_connection(("127.0.0.1", self.target))
+            link = {"phone": phone, "server": server, "stream": False}
+            threading.Thread(target=self.up, args=(link,), daemon=True).start()
+            threading.Thread(target=self.down, args=(link,), daemon=True).start()
+
+    def up(self, link):
+        """What the phone sends, to the server; a live stream asked for is marked (or cut)."""
+        try:
+            while data := link["phone"].recv(65536):
+                if re.search(rb"GET /[^ ]*/stream ", data):
+                    link["stream"] = True
+                    with self.lock:
+                        self.streams.add(link["phone"])
+                        if self.dropping:
+                            break
+                link["server"].sendall(data)
+        except OSError:
+            pass
+        self.close(link)
+
+    def down(self, link):
+        """What the server sends, to the phone (held back on a stream when hold)."""
+        held = []
+        try:
+            while data := link["server"].recv(65536):
+                if self.hold and link["stream"]:
+                    held.append(data)
+                else:
+                    link["phone"].sendall(data)
+            link["phone"].sendall(b"".join(held))
+        except OSError:
+            pass
+        self.close(link)
+
+    def close(self, link):
+        with self.lock:
+            self.streams.discard(link["phone"])
+        for sock in (link["phone"], link["server"]):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
+
+    def drop_streams(self):
+        """Cut every live stream through the relay; refuse the next ones until mend()."""
+        with self.lock:
+            self.dropping = True
+            cut = list(self.streams)
+        for phone in cut:
+            try:
+                phone.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def mend(self):
+        self.dropping = False
+
+    def stop(self):
+        self.listener.close()

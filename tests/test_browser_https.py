@@ -174,3 +174,26 @@ def test_over_caddys_https_a_match_reopens_and_scores_with_no_network(trusting_p
     expect(status).to_have_text("Sent to the server: 1 round of Least Score", timeout=20_000)
     expect(row).to_contain_text("2 rounds, in play")
     assert rounds_on_server(table) == 2
+
+
+def test_caddy_passes_a_live_stream_on_as_it_comes(trusting_phone, table):
+    """Caddy's reverse_proxy sends an answer of type text/event-stream on as it comes (it
+    flushes such an answer at once, whatever its flush_interval): the stream's first message
+    reaches the page at once, and the next as soon as another page saves, through the service
+    worker's page too (which leaves the stream alone)."""
+    page = trusting_phone
+    page.goto("/new/least_score/")
+    type_players(page, ["Ann", "Bo", "Chen"])
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
+    ready(page)  # the service worker controls the page
+    expect(page.locator("html[data-streaming]")).to_have_count(1)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    other = page.context.new_page()
+    other.goto(page.url)
+    fill_round(other, 0, [7, 15, 20])
+    save_round(other, 1)
+    expect(page.locator("#live[data-version='1']")).to_have_count(1)
+    assert len([url for url in asked if "/live/?v=" in url]) == 1, asked  # told, not polled
+    expect(page.locator("html[data-streaming]")).to_have_count(1)

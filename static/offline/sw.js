@@ -16,7 +16,8 @@
      kept copy is used as it is, fetched once;
    - each regulars' table page opened (/t/, /tw/): network first, the copy otherwise, marked as
      a copy (static/table.js says "as of" when);
-   - never a POST, a live check or the match state (offline.json): those need the server. */
+   - never a POST, a live check or the match state (offline.json): those need the server; nor
+     a live stream (text/event-stream, games/stream.py): the browser's own, never answered here. */
 "use strict";
 const CONFIG = /*CONFIG*/{};
 const SHELL = "shell-" + CONFIG.version;
@@ -161,6 +162,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (request.headers.get("Accept") === "text/event-stream") return; // a live stream
   const path = url.pathname;
   if (path === CONFIG.manifest) {
     event.respondWith(manifest(request));
