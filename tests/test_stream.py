@@ -4,6 +4,7 @@ PostgreSQL (where each change sends a NOTIFY in its transaction). Timing is the 
 (bench/live): here each stream is read until it says what it must, however long that takes."""
 
 import asyncio
+import concurrent.futures
 import re
 import threading
 
@@ -27,6 +28,12 @@ from tests.server import (
 )
 
 SHEET = {"game": "sheet", "players": ["Ann", "Bo"], "options": {}}
+
+
+def run_alone(coroutine):
+    """asyncio.run in a thread of its own: Playwright keeps a loop running in the suite's."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def points(a, b):
@@ -169,7 +176,7 @@ def test_a_stream_says_its_version_at_once_then_each_new_one_and_is_asked_for_on
         await closed(hub)  # nothing open: nothing asked any more
         assert hub.open == 0 and not hub.following and not hub.by_address
 
-    asyncio.run(table())
+    run_alone(table())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -194,7 +201,7 @@ def test_on_postgresql_without_its_trigger_a_worker_asks_as_on_sqlite():
         await closed(hub)
 
     try:
-        asyncio.run(told_all_the_same())
+        run_alone(told_all_the_same())
     finally:
         with connection.cursor() as cursor:
             cursor.execute("ALTER TABLE games_match ENABLE TRIGGER games_match_live")
@@ -225,7 +232,7 @@ def test_streams_beyond_the_limits_per_address_and_per_worker_are_handed_to_the_
         assert hub.open == 0
         await closed(hub)
 
-    asyncio.run(crowd())
+    run_alone(crowd())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -258,7 +265,7 @@ def test_a_phone_that_reads_nothing_is_dropped_and_never_holds_up_the_others(mon
         assert hub.open == 0
         await closed(hub)
 
-    asyncio.run(stuck_and_reading())
+    run_alone(stuck_and_reading())
 
 
 @pytest.mark.django_db
