@@ -4,6 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 WORKERS ?= 3
+# Test processes (pytest-xdist), one a file: TEST_JOBS=0 runs the suite in this one.
+TEST_JOBS ?= 2
 
 .PHONY: run https test ci check-migrations install messages test-tools lint mutation offline-runtime
 
@@ -51,7 +53,7 @@ test-tools: $(VENV)/.installed-test
 	scripts/test-tools $(VENV)
 
 test: test-tools check-migrations messages offline-runtime lint
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_JOBS) --dist loadfile
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
