@@ -7,11 +7,12 @@ start), so the tests give them what a start would.
 import os
 import tempfile
 
-os.environ.setdefault("DATA_DIR", tempfile.mkdtemp(prefix="scorekeeper-tests-"))
-if "PYTEST_XDIST_WORKER" in os.environ:  # each test process its own folder
-    os.environ["DATA_DIR"] = tempfile.mkdtemp(
-        prefix=f"scorekeeper-tests-{os.environ['PYTEST_XDIST_WORKER']}-"
-    )
+# A data folder of each test process's own (pytest-xdist's workers too); a server a test starts
+# with its own DATA_DIR, or one set by hand, keeps it.
+whose = os.environ.get("PYTEST_XDIST_WORKER", "main")
+if os.environ.get("TESTS_DATA_DIR_OF", whose) != whose or "DATA_DIR" not in os.environ:
+    os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix=f"scorekeeper-tests-{whose}-")
+    os.environ["TESTS_DATA_DIR_OF"] = whose
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "x" * 50)
 # The suite starts far more matches from one address than a table; tests of the limits set theirs.
 os.environ.setdefault("RATE_NEW_MATCHES", "100000/h")
