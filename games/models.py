@@ -432,23 +432,26 @@ class Match(models.Model):
         the round that no longer fits; returns the change, or None when nothing changed."""
         with self.changing() as now:
             refuse_stale(now, seen)
+            renamed = None
             if now.regulars is not None:
-                now.take_names(players, renaming, adding)
-            return now.set_up({"players": players, "options": options})
+                renamed = now.take_names(players, renaming, adding)
+            return now.set_up({"players": players, "options": options}) or renamed
 
     def take_names(self, players, renaming, adding):
         """Under the locks: the names of players that are none of the table's people renamed
-        from the person in their seat (renaming) or added to the table (adding)."""
+        from the person in their seat (renaming: the match's change that renamed them, part
+        of the table's, returned) or added to the table (adding)."""
         new = self.regulars.unknown(players)
         if not new or not (renaming or adding):
-            return
+            return None
         with self.regulars.changing() as regulars:
             if adding:
                 regulars.admit(players, adding=True)
-            else:
-                typos = {old: name for old, name in zip(self.players, players) if name in new}
-                regulars.rename_people(typos)
-                self.players = Match.objects.values_list("players", flat=True).get(pk=self.pk)
+                return None
+            typos = {old: name for old, name in zip(self.players, players) if name in new}
+            regulars.rename_people(typos)
+        self.players = Match.objects.values_list("players", flat=True).get(pk=self.pk)
+        return self.setup_changes.last()
 
     def set_up(self, after, key="", table_change=None):
         """Under the lock: the players, options, joins and leaves after (a SetupChange's; joins
@@ -866,6 +869,12 @@ class Table(models.Model):
         """The table's person called name (as the engine compares names), else None."""
         key = rules.same_name_key(name)
         return next((p for p in self.people if rules.same_name_key(p) == key), None)
+
+    def last_options(self, game):
+        """The options (stake included) of the table's latest match of game, as it stands (a
+        fix after Start included); None when it has played none."""
+        latest = self.matches.filter(game=game).order_by("-created", "-pk")
+        return latest.values_list("options", flat=True).first()
 
     # ---- changes: each takes the table's write lock and reads what it checks under it
 

@@ -211,3 +211,46 @@ def test_a_typo_is_fixed_at_the_table_however_the_match_wrote_its_case(client):
     table.refresh_from_db()
     assert table.people == ["Ann", "Bo", "Chen"]
     assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
+
+
+def test_a_typo_renamed_at_the_table_is_said_back_in_one_line_and_undone_with_its_undo(client):
+    """Bbo → Bo: the match page says it in one line with Undo; the Undo puts Bbo back in every
+    match and payment of the table (names compared as the engine compares them)."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    first = table.start_match("gongzhu", ["Ann", "bbo", "Chen", "Dee"], {"stake": 0.01})
+    match = table.start_match("gongzhu", ["Ann", "Bbo", "Chen", "Dee"], {})
+    table.pay("Bbo", "Ann", 5, "money")
+    table.pay("Dee", "BBO", 2, "beans")
+    url = reverse("match_setup", args=[match.public_id])
+    fixed = client.post(url, {**posted(match, ["Ann", "Bo", "Chen", "Dee"]), "typo": "1"})
+    change = Match.objects.get(pk=match.pk).setup_changes.get()
+    assert fixed.url == reverse("match", args=[match.public_id]) + f"?said={change.pk}"
+    page = client.get(fixed.url).content.decode()
+    assert "Bbo is now Bo everywhere at this table: in every match and payment." in visible(page)
+    undo = reverse("match_setup_undo", args=[match.public_id, change.pk])
+    assert f'action="{undo}"' in page
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen", "Dee"]
+    assert [(p.payer, p.payee) for p in table.payments.all()] == [("Bo", "Ann"), ("Dee", "Bo")]
+    assert Match.objects.get(pk=first.pk).players == ["Ann", "Bo", "Chen", "Dee"]
+    client.post(undo, {"next": "match"})
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bbo", "Chen", "Dee"]
+    assert [(p.payer, p.payee) for p in table.payments.all()] == [("Bbo", "Ann"), ("Dee", "Bbo")]
+    assert Match.objects.get(pk=first.pk).players == ["Ann", "Bbo", "Chen", "Dee"]
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bbo", "Chen", "Dee"]
+    assert "everywhere at this table" not in visible(client.get(fixed.url).content.decode())
+
+
+def test_a_typo_fixed_on_a_form_drawn_before_another_change_is_refused_and_renames_nothing(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    match = table.start_match("gongzhu", ["Ann", "Bbo", "Chen", "Dee"], {})
+    drawn = posted(match, ["Ann", "Bo", "Chen", "Dee"])
+    match.change_setup(["Ann", "Bbo", "Chen", "Dee"], {"stake": 0.05})  # another phone's
+    url = reverse("match_setup", args=[match.public_id])
+    stale = client.post(url, {**drawn, "typo": "1"})
+    assert stale.status_code == 422
+    assert "Money a point" in visible(stale.content.decode())
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bbo", "Chen", "Dee"]
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bbo", "Chen", "Dee"]
