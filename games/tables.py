@@ -31,6 +31,7 @@ from games.forms import (
     TableSetupForm,
     TakeForm,
     asked_to_add,
+    setup_initial,
 )
 from games.links import get_table, remember, replaced, share_page
 from games.live import table_tag
@@ -339,7 +340,8 @@ def table_setup_undo(request, public_id, pk):
 @require_http_methods(["GET", "POST"])
 @limited("RATE_NEW_MATCHES")
 def table_new_match(request, public_id, slug):
-    """A new match of the table: the new-match form with its people in the seats."""
+    """A new match of the table: the new-match form with its people in the seats, and the
+    options and stake of the table's last match of the game (as last time), if any."""
     table = get_table(public_id)
     game = rules.GAMES.get(slug)
     if game is None:
@@ -348,12 +350,15 @@ def table_new_match(request, public_id, slug):
     out = sits_out(table, game, request.GET.getlist("out"), played)
     playing = [name for name in table.people if name not in out]
     seats = {f"player_{k}": name for k, name in enumerate(playing[: game.max_players])}
-    form = NewMatchForm(game, request.POST or None, initial=seats)
+    last = table.last_options(game.slug)
+    initial = {**seats, **setup_initial(game, last or {})}
+    form = NewMatchForm(game, request.POST or None, initial=initial)
     context = {
         "table": table,
         "game": game,
         "form": form,
         "sitting_out": out_said(table, out, played),
+        "as_last_time": last is not None,
     }
     if request.method == "POST" and form.is_valid():
         players, options = form.match["players"], form.match["options"]
