@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cards, ledger, memo, rules
-from games.changes import setup_lines
+from games.changes import filled, setup_lines
 from games.chart import balance_charts
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import (
@@ -359,6 +359,9 @@ def table_new_match(request, public_id, slug):
         "form": form,
         "sitting_out": out_said(table, out, played),
         "as_last_time": last is not None,
+        # the options, or the house rules, the last match set are shown unfolded
+        "open_options": set_in(last, game, len(seats), variant=False),
+        "open_variants": set_in(last, game, len(seats), variant=True),
     }
     if request.method == "POST" and form.is_valid():
         players, options = form.match["players"], form.match["options"]
@@ -381,6 +384,19 @@ def table_new_match(request, public_id, slug):
             return redirect("match", public_id=match.public_id)
     status = 422 if form.errors else 200
     return render(request, "games/table_new_match.html", context, status=status)
+
+
+def set_in(options, game, players, variant):
+    """Whether options (None: no match) of game played by players set a house rule (variant),
+    else a rule book's option (beyond what it plays for), to something else than its default."""
+    if options is None:
+        return False
+    played, default = filled(game, options, players), filled(game, {}, players)
+    return any(
+        played[o.name] != default[o.name]
+        for o in game.options
+        if o.variant == variant and not o.first
+    )
 
 
 def sits_out(table, game, asked, played):

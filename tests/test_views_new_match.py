@@ -181,7 +181,7 @@ def test_a_tables_next_match_starts_from_what_its_last_one_of_the_game_played_fo
     table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
     url = reverse("table_new_match", args=[table.public_id, "gongzhu"])
     fresh = client.get(url)
-    assert "As last time" not in visible(fresh.content.decode())
+    assert "As last time" not in visible(fresh.content.decode()) and unfolded(fresh) == []
     assert fresh.context["form"]["stake"].value() == 0
     first = table.start_match("gongzhu", ["Ann", "Bo", "Chen", "Dee"], {"mode": "pairs"})
     first.change_setup(first.players, {"mode": "pairs", "stake": 0.05, "multiplier": 10})
@@ -190,6 +190,7 @@ def test_a_tables_next_match_starts_from_what_its_last_one_of_the_game_played_fo
     assert "As last time: what you play for and the options, from this table's last Gongzhu" in (
         visible(again.content.decode())
     )
+    assert unfolded(again) == ["Options"]  # the rule book's options it set are seen
     form = again.context["form"]
     assert (form["stake"].value(), form["multiplier"].value()) == (0.05, 10)
     assert form["mode"].value() == '"pairs"'
@@ -199,3 +200,12 @@ def test_a_tables_next_match_starts_from_what_its_last_one_of_the_game_played_fo
     assert (started["mode"], started["stake"]) == ("pairs", 0.05)
     other = client.get(reverse("table_new_match", args=[table.public_id, "least_score"]))
     assert "As last time" not in visible(other.content.decode())
+    table.start_match("gongzhu", ["Ann", "Bo", "Chen", "Dee"], {"hearts": "face", "stake": 1})
+    assert unfolded(client.get(url)) == ["House rules"]
+
+
+def unfolded(page):
+    """The summaries of the form's sections drawn open."""
+    return re.findall(
+        r'<details class="options" open>\s*<summary>([^<]+)</summary>', page.content.decode()
+    )
