@@ -938,6 +938,15 @@ class Table(models.Model):
                 game=game, players=players, options=options, table=now, sat_out=out
             )
 
+    def start_renaming(self, game, players, options, was, sat_out=()):
+        """A new match of the table started with was (its people, one of them in the seat
+        where players holds a typo of theirs), then renamed to players everywhere at the table
+        (Match.change_setup renaming), in one transaction: the match, and that change (undone
+        from the match, everywhere)."""
+        with transaction.atomic():
+            match = self.start_match(game, was, options, sat_out=sat_out)
+            return match, match.change_setup(players, options, renaming=True)
+
     def take_match(self, match, adding=False):
         """Make a match already played one of the table's (Unknown, Refused as start_match):
         its players are read under its lock, taken after the table's."""

@@ -40,6 +40,7 @@ from games.season import Links, decimals, leaderboards
 from games.signing import phone_of
 from games.stale import table_as_drawn, table_sides
 from games.templatetags.scorekeeper import said
+from games.views import said_back_url
 from scorekeeper.limits import limited
 
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
@@ -364,26 +365,49 @@ def table_new_match(request, public_id, slug):
         "open_variants": set_in(last, game, len(seats), variant=True),
     }
     if request.method == "POST" and form.is_valid():
-        players, options = form.match["players"], form.match["options"]
         try:
-            match = table.start_match(
-                game.slug,
-                players,
-                options,
-                adding=asked_to_add(request.POST),
-                sat_out=request.POST.getlist("sat_out")[: len(table.people)],
-            )
+            match, change = start_asked(request.POST, table, game, form, seats)
         except Unknown as unknown:
-            return render(
-                request, "games/table_new_match.html", {**context, "unknown": unknown.names}
-            )
+            typo = typo_offered(table, form, seats, unknown.names)
+            shown = {**context, "unknown": unknown.names, "typo": typo}
+            return render(request, "games/table_new_match.html", shown)
         except Refused as refused:
             form.add_error(None, said(refused.error))
         else:
             remember(request, match.public_id)
-            return redirect("match", public_id=match.public_id)
+            return redirect(said_back_url(match, change))
     status = 422 if form.errors else 200
     return render(request, "games/table_new_match.html", context, status=status)
+
+
+def start_asked(data, table, game, form, seats):
+    """The match the form starts, as the phone answered the question about a name none of the
+    table's people (add them, or a typo of the person the form drew in that seat); and the
+    change that renamed that person everywhere at the table, else None."""
+    players, options = form.match["players"], form.match["options"]
+    sat_out = data.getlist("sat_out")[: len(table.people)]
+    typo = typo_offered(table, form, seats, table.unknown(players))
+    if typo is not None and data.get("typo") == str(typo["seat"]):
+        was = [typo["old"] if k == typo["seat"] else name for k, name in enumerate(players)]
+        return table.start_renaming(game.slug, players, options, was, sat_out)
+    adding = asked_to_add(data)
+    return table.start_match(game.slug, players, options, adding, sat_out), None
+
+
+def typo_offered(table, form, seats, unknown):
+    """{"seat", "old", "new"}: the one name none of the table's people (unknown), typed in a
+    seat the form drew one of them in who does not play now: offered as a typo of theirs;
+    else None."""
+    if len(unknown) != 1:
+        return None
+    players = form.match["players"]
+    typed = [f.name for f in form.player_fields() if (form.cleaned_data.get(f.name) or "").strip()]
+    playing = {rules.same_name_key(name) for name in players}
+    for k, (field, new) in enumerate(zip(typed, players)):
+        old = table.person(seats.get(field) or "")
+        if new == unknown[0] and old and rules.same_name_key(old) not in playing:
+            return {"seat": k, "old": old, "new": new}
+    return None
 
 
 def set_in(options, game, players, variant):

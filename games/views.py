@@ -555,13 +555,20 @@ def set_up_match(request, match, adding):
         except Refused as refused:
             form.add_error(None, screen.refusal(refused.error))
         else:
-            url = reverse("match", args=[match.public_id])
-            return redirect(f"{url}?said={change.pk}" if change is not None else url)
+            return redirect(said_back_url(match, change))
     if shown.get("unknown"):
         shown["table_url"] = table_setup_url(request, match)
     context = {"match": match, "game": match.rules, "form": form, **shown}
     status = 422 if form.errors or shown else 200
     return render(request, "games/match_setup.html", context, status=status)
+
+
+def said_back_url(match, change):
+    """The match page; saying back the typo change (a SetupChange, or None) renamed everywhere
+    at the table in one line with Undo (said_line)."""
+    url = reverse("match", args=[match.public_id])
+    renamed = change is not None and change.table_change_id is not None
+    return f"{url}?said={change.pk}" if renamed else url
 
 
 def unknown_seats(match, players, names):

@@ -74,6 +74,25 @@ def test_a_typo_in_a_tables_match_is_fixed_everywhere_said_and_undone(
     expect(page.locator("input[name=stake]")).to_have_value("0.01")
 
 
+@pytest.mark.parametrize("language", ["en", "fa"])
+def test_a_typo_on_the_tables_new_match_form_is_fixed_everywhere(browser, live_server, language):
+    """The form draws Bbo in seat 2; Bo typed there is offered first as Bbo's typo."""
+    table = Table.objects.create(name="Thursday", people=PEOPLE)
+    table.start_match("gongzhu", PEOPLE, {})
+    page = phone_in(browser, live_server, language, "light")
+    page.goto(f"/t/{table.public_id}/new/gongzhu/")
+    page.locator("input[name=player_1]").fill("Bo")
+    page.locator("#new-match button[type=submit]").last.click()
+    offers = page.locator(".table-question button")
+    expect(offers.first).to_have_attribute("name", "typo")
+    expect(offers.nth(1)).to_have_attribute("name", "add_people")
+    shots(page, f"new-match-typo-{language}")
+    offers.first.click()
+    expect(page.locator("form.undo [role=status]")).to_have_text(RENAMED[language])
+    assert [m.players for m in Match.objects.order_by("pk")] == [["Ann", "Bo", "Chen", "Dee"]] * 2
+    assert Table.objects.get().people == ["Ann", "Bo", "Chen", "Dee"]
+
+
 def test_a_tables_second_gongzhu_starts_with_the_stake_and_options_of_the_first(phone):
     page = phone
     table = Table.objects.create(name="Thursday", people=PEOPLE)

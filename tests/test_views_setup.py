@@ -4,6 +4,7 @@ refuses, naming the round, a change the rounds do not fit; History says each cha
 undoes it."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -254,3 +255,51 @@ def test_a_typo_fixed_on_a_form_drawn_before_another_change_is_refused_and_renam
     table.refresh_from_db()
     assert table.people == ["Ann", "Bbo", "Chen", "Dee"]
     assert Match.objects.get(pk=match.pk).players == ["Ann", "Bbo", "Chen", "Dee"]
+
+
+def test_a_rename_in_a_match_of_no_table_is_not_said_as_a_join(client):
+    match = store(example("sanming-16-card"))
+    url = reverse("match_setup", args=[match.public_id])
+    fixed = client.post(url, posted(match, ["Zed", "Bo", "Chen"]))
+    assert fixed.url == reverse("match", args=[match.public_id])
+    assert "joined" not in visible(client.get(fixed.url).content.decode())
+
+
+def test_a_typo_on_a_tables_new_match_form_is_offered_first_and_renamed_everywhere(client):
+    """The form draws Bbo in seat 2, Bo is typed there: Bo is offered first as Bbo's typo
+    (renamed in every match and payment, said with Undo), then as someone new."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    earlier = table.start_match("gongzhu", ["Ann", "Bbo", "Chen", "Dee"], {})
+    table.pay("Bbo", "Ann", 5, "money")
+    url = reverse("table_new_match", args=[table.public_id, "gongzhu"])
+    typed = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "player_3": "Dee"}
+    asked = client.post(url, typed).content.decode()
+    offers = re.findall(r'name="(typo|add_people)" value="(\d)"', asked)
+    assert offers == [("typo", "1"), ("add_people", "1")]
+    shown = " ".join(visible(asked).split())
+    assert "Bbo was a typo: call Bbo Bo everywhere at this table Bo is someone new" in shown
+    assert Match.objects.count() == 1
+    started = client.post(url, {**typed, "typo": "1"})
+    match = Match.objects.latest("pk")
+    change = match.setup_changes.get()
+    assert started.url == reverse("match", args=[match.public_id]) + f"?said={change.pk}"
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen", "Dee"] and table.payments.get().payer == "Bo"
+    assert Match.objects.get(pk=earlier.pk).players == match.players == typed_names(typed)
+    client.post(reverse("match_setup_undo", args=[match.public_id, change.pk]), {"next": "match"})
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bbo", "Chen", "Dee"] and table.payments.get().payer == "Bbo"
+    assert [m.players for m in Match.objects.order_by("pk")] == [table.people, table.people]
+
+
+def typed_names(form):
+    return [form[f"player_{seat}"] for seat in range(4)]
+
+
+def test_a_new_name_beside_someone_drawn_who_still_plays_is_no_typo(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee", "Eve"])
+    url = reverse("table_new_match", args=[table.public_id, "gongzhu"]) + "?out=Eve"
+    typed = {"player_0": "Ann", "player_1": "Zed", "player_2": "Chen", "player_3": "Bbo"}
+    asked = client.post(url, typed).content.decode()
+    assert 'name="typo"' not in asked
+    assert "Zed is not one of this table's people: add Zed to the table?" in visible(asked)
