@@ -74,7 +74,7 @@ def test_a_typo_in_a_tables_match_is_fixed_everywhere_said_and_undone(
     expect(page.locator("input[name=stake]")).to_have_value("0.01")
 
 
-@pytest.mark.parametrize("language", ["en", "fa"])
+@pytest.mark.parametrize("language", ["en", "fa", "zh-Hans"])
 def test_a_typo_on_the_tables_new_match_form_is_fixed_everywhere(browser, live_server, language):
     """The form draws Bbo in seat 2; Bo typed there is offered first as Bbo's typo."""
     table = Table.objects.create(name="Thursday", people=PEOPLE)
