@@ -925,11 +925,13 @@ class Table(models.Model):
         with self.changing() as now:
             now.welcome(names, adding=True)
 
-    def start_match(self, game, players, options, adding=False, sat_out=()):
+    def start_match(self, game, players, options, adding=False, sat_out=(), seen=None):
         """A new match of the table; players who are none of its people are added when adding,
         else Unknown is raised and nothing is stored. sat_out: the people who sit it out (those
-        of them who are the table's people and do not play it are kept, by the table's names)."""
+        of them who are the table's people and do not play it are kept, by the table's names).
+        Stale when the table's names were changed since version seen."""
         with self.changing() as now:
+            refuse_stale(now, seen)
             now.welcome(players, adding)
             playing = {rules.same_name_key(name) for name in players}
             out = [now.person(name) for name in sat_out if now.person(name) is not None]
@@ -938,13 +940,14 @@ class Table(models.Model):
                 game=game, players=players, options=options, table=now, sat_out=out
             )
 
-    def start_renaming(self, game, players, options, was, sat_out=()):
+    def start_renaming(self, game, players, options, was, sat_out=(), seen=None):
         """A new match of the table started with was (its people, one of them in the seat
         where players holds a typo of theirs), then renamed to players everywhere at the table
         (Match.change_setup renaming), in one transaction: the match, and that change (undone
-        from the match, everywhere)."""
+        from the match, everywhere). Stale when the table's names were changed since version
+        seen (the question was asked at)."""
         with transaction.atomic():
-            match = self.start_match(game, was, options, sat_out=sat_out)
+            match = self.start_match(game, was, options, sat_out=sat_out, seen=seen)
             return match, match.change_setup(players, options, renaming=True)
 
     def take_match(self, match, adding=False):

@@ -371,6 +371,8 @@ def table_new_match(request, public_id, slug):
             typo = typo_offered(table, form, seats, unknown.names)
             shown = {**context, "unknown": unknown.names, "typo": typo}
             return render(request, "games/table_new_match.html", shown)
+        except Stale as changed:
+            return typo_stale(request, table, form, seats, context, changed.since)
         except Refused as refused:
             form.add_error(None, said(refused.error))
         else:
@@ -389,9 +391,21 @@ def start_asked(data, table, game, form, seats):
     typo = typo_offered(table, form, seats, table.unknown(players))
     if typo is not None and data.get("typo") == str(typo["seat"]):
         was = [typo["old"] if k == typo["seat"] else name for k, name in enumerate(players)]
-        return table.start_renaming(game.slug, players, options, was, sat_out)
+        seen = drawn_version(data)
+        return table.start_renaming(game.slug, players, options, was, sat_out, seen)
     adding = asked_to_add(data)
     return table.start_match(game.slug, players, options, adding, sat_out), None
+
+
+def typo_stale(request, table, form, seats, context, since):
+    """A typo answered on a question asked before another phone changed the table's names:
+    their change said, nothing saved, the question asked again of the names as they are."""
+    table.refresh_from_db()
+    unknown = table.unknown(form.match["players"])
+    stale = {"theirs": [line for change in since for line in setup_lines(change)]}
+    shown = {**context, "stale": stale, "unknown": unknown}
+    shown["typo"] = typo_offered(table, form, seats, unknown)
+    return render(request, "games/table_new_match.html", shown, status=422)
 
 
 def typo_offered(table, form, seats, unknown):

@@ -303,3 +303,21 @@ def test_a_new_name_beside_someone_drawn_who_still_plays_is_no_typo(client):
     asked = client.post(url, typed).content.decode()
     assert 'name="typo"' not in asked
     assert "Zed is not one of this table's people: add Zed to the table?" in visible(asked)
+
+
+def test_a_typo_answered_after_another_phone_renamed_that_person_is_refused_and_asked_again(
+    client,
+):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    url = reverse("table_new_match", args=[table.public_id, "gongzhu"])
+    typed = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "player_3": "Dee"}
+    asked = client.post(url, typed).content.decode()
+    [drawn] = re.findall(r'name="version" value="(\d+)"', asked)
+    table.change_setup("Thursday", ["Ann", "Bob", "Chen", "Dee"])  # another phone
+    answer = client.post(url, {**typed, "typo": "1", "version": drawn})
+    assert answer.status_code == 422
+    shown = " ".join(visible(answer.content.decode()).split())
+    assert "Changed on another phone since you opened this page: Bbo → Bob" in shown
+    assert not Match.objects.exists()
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bob", "Chen", "Dee"]
