@@ -321,3 +321,28 @@ def test_a_typo_answered_after_another_phone_renamed_that_person_is_refused_and_
     assert not Match.objects.exists()
     table.refresh_from_db()
     assert table.people == ["Ann", "Bob", "Chen", "Dee"]
+
+
+def test_after_a_typo_is_fixed_the_balances_add_up_by_the_new_name(client):
+    """Two finished matches and a payment with Bo in them; a third match's Bo was a typo of
+    Bob: the table's balance has Bob with all of Bo's money, and no Bo."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
+    for _ in range(2):
+        table.take_match(store(example("gongzhu-match-to-floor")))
+    table.pay("Bo", "Ann", 1, "money")
+    before = balance(table)
+    match = table.start_match("gongzhu", ["Ann", "Bo", "Chen", "Dee"], {})
+    url = reverse("match_setup", args=[match.public_id])
+    client.post(url, {**posted(match, ["Ann", "Bob", "Chen", "Dee"]), "typo": "1"})
+    table.refresh_from_db()
+    after = balance(table)
+    assert "Bo" not in after and after["Bob"] == before["Bo"] != 0
+    assert {k: v for k, v in after.items() if k != "Bob"} == {
+        k: v for k, v in before.items() if k != "Bo"
+    }
+
+
+def balance(table):
+    """The table's balance in money, by name, as its page adds it up."""
+    payments = [p.as_paid() for p in table.payments.all()]
+    return ledger.summary(table.people, table.played(), payments)["balances"]["money"]
