@@ -195,6 +195,28 @@ def seat_words(table, kind, name):
     return Phrase(LEFT_SAID, name=name, number=table.left[seat], total=table.totals[seat])
 
 
+def renamed_said(change):
+    """A typo of a table's match renamed everywhere at its table said back in one line ("Bbo
+    is now Bo everywhere at this table: in every match and payment."); None for another
+    change."""
+    if change.table_change_id is None:
+        return None
+    pairs = [
+        (old, new)
+        for old, new in zip(change.before["players"], change.after["players"])
+        if old != new
+    ]
+    if len(pairs) == 1:
+        return Phrase(RENAMED_SAID, before=pairs[0][0], after=pairs[0][1])
+    renamed = [Phrase(RENAMED, before=old, after=new) for old, new in pairs]
+    return Phrase(ALL_RENAMED_SAID, renamed=renamed)
+
+
+RENAMED_SAID = gettext_noop(
+    "%(before)s is now %(after)s everywhere at this table: in every match and payment."
+)
+ALL_RENAMED_SAID = gettext_noop("Renamed everywhere at this table: %(renamed)s.")
+RENAMED = gettext_noop("%(before)s → %(after)s")
 JOINED_SAID = gettext_noop("%(name)s joined: plays from round %(number)s, starting at %(total)s.")
 LEFT_SAID = gettext_noop("%(name)s left after round %(number)s, with %(total)s.")
 

@@ -432,23 +432,26 @@ class Match(models.Model):
         the round that no longer fits; returns the change, or None when nothing changed."""
         with self.changing() as now:
             refuse_stale(now, seen)
+            renamed = None
             if now.regulars is not None:
-                now.take_names(players, renaming, adding)
-            return now.set_up({"players": players, "options": options})
+                renamed = now.take_names(players, renaming, adding)
+            return now.set_up({"players": players, "options": options}) or renamed
 
     def take_names(self, players, renaming, adding):
         """Under the locks: the names of players that are none of the table's people renamed
-        from the person in their seat (renaming) or added to the table (adding)."""
+        from the person in their seat (renaming: the match's change that renamed them, part
+        of the table's, returned) or added to the table (adding)."""
         new = self.regulars.unknown(players)
         if not new or not (renaming or adding):
-            return
+            return None
         with self.regulars.changing() as regulars:
             if adding:
                 regulars.admit(players, adding=True)
-            else:
-                typos = {old: name for old, name in zip(self.players, players) if name in new}
-                regulars.rename_people(typos)
-                self.players = Match.objects.values_list("players", flat=True).get(pk=self.pk)
+                return None
+            typos = {old: name for old, name in zip(self.players, players) if name in new}
+            regulars.rename_people(typos)
+        self.players = Match.objects.values_list("players", flat=True).get(pk=self.pk)
+        return self.setup_changes.last()
 
     def set_up(self, after, key="", table_change=None):
         """Under the lock: the players, options, joins and leaves after (a SetupChange's; joins
@@ -867,6 +870,12 @@ class Table(models.Model):
         key = rules.same_name_key(name)
         return next((p for p in self.people if rules.same_name_key(p) == key), None)
 
+    def last_options(self, game):
+        """The options (stake included) of the table's latest match of game, as it stands (a
+        fix after Start included); None when it has played none."""
+        latest = self.matches.filter(game=game).order_by("-created", "-pk")
+        return latest.values_list("options", flat=True).first()
+
     # ---- changes: each takes the table's write lock and reads what it checks under it
 
     @contextmanager
@@ -916,11 +925,13 @@ class Table(models.Model):
         with self.changing() as now:
             now.welcome(names, adding=True)
 
-    def start_match(self, game, players, options, adding=False, sat_out=()):
+    def start_match(self, game, players, options, adding=False, sat_out=(), seen=None):
         """A new match of the table; players who are none of its people are added when adding,
         else Unknown is raised and nothing is stored. sat_out: the people who sit it out (those
-        of them who are the table's people and do not play it are kept, by the table's names)."""
+        of them who are the table's people and do not play it are kept, by the table's names).
+        Stale when the table's names were changed since version seen."""
         with self.changing() as now:
+            refuse_stale(now, seen)
             now.welcome(players, adding)
             playing = {rules.same_name_key(name) for name in players}
             out = [now.person(name) for name in sat_out if now.person(name) is not None]
@@ -928,6 +939,16 @@ class Table(models.Model):
             return Match.objects.create(
                 game=game, players=players, options=options, table=now, sat_out=out
             )
+
+    def start_renaming(self, game, players, options, was, sat_out=(), seen=None):
+        """A new match of the table started with was (its people, one of them in the seat
+        where players holds a typo of theirs), then renamed to players everywhere at the table
+        (Match.change_setup renaming), in one transaction: the match, and that change (undone
+        from the match, everywhere). Stale when the table's names were changed since version
+        seen (the question was asked at)."""
+        with transaction.atomic():
+            match = self.start_match(game, was, options, sat_out=sat_out, seen=seen)
+            return match, match.change_setup(players, options, renaming=True)
 
     def take_match(self, match, adding=False):
         """Make a match already played one of the table's (Unknown, Refused as start_match):

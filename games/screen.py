@@ -76,6 +76,8 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
         "standings": standings(game, table),
         "summary": game.rules_summary(table.options),
         "status": game.status(table),
+        # said beside "Round N is saved." on the phone that saved it (partials/undo.html)
+        "saved_note": game.saved_note(table),
         # why the match ended, when the game's own end did it (not a close by hand)
         "ending": game.ending(table) if result["finished"] and not closed else [],
         "breakdown": game.breakdown(table, latest) if latest >= 0 else [],

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import cards, ledger, memo, rules
-from games.changes import setup_lines
+from games.changes import filled, setup_lines
 from games.chart import balance_charts
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import (
@@ -31,6 +31,7 @@ from games.forms import (
     TableSetupForm,
     TakeForm,
     asked_to_add,
+    setup_initial,
 )
 from games.links import get_table, remember, replaced, share_page
 from games.live import table_tag
@@ -39,6 +40,7 @@ from games.season import Links, decimals, leaderboards
 from games.signing import phone_of
 from games.stale import table_as_drawn, table_sides
 from games.templatetags.scorekeeper import said
+from games.views import said_back_url
 from scorekeeper.limits import limited
 
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
@@ -339,7 +341,8 @@ def table_setup_undo(request, public_id, pk):
 @require_http_methods(["GET", "POST"])
 @limited("RATE_NEW_MATCHES")
 def table_new_match(request, public_id, slug):
-    """A new match of the table: the new-match form with its people in the seats."""
+    """A new match of the table: the new-match form with its people in the seats, and the
+    options and stake of the table's last match of the game (as last time), if any."""
     table = get_table(public_id)
     game = rules.GAMES.get(slug)
     if game is None:
@@ -348,34 +351,90 @@ def table_new_match(request, public_id, slug):
     out = sits_out(table, game, request.GET.getlist("out"), played)
     playing = [name for name in table.people if name not in out]
     seats = {f"player_{k}": name for k, name in enumerate(playing[: game.max_players])}
-    form = NewMatchForm(game, request.POST or None, initial=seats)
+    last = table.last_options(game.slug)
+    initial = {**seats, **setup_initial(game, last or {})}
+    form = NewMatchForm(game, request.POST or None, initial=initial)
     context = {
         "table": table,
         "game": game,
         "form": form,
         "sitting_out": out_said(table, out, played),
+        "as_last_time": last is not None,
+        # the options, or the house rules, the last match set are shown unfolded
+        "open_options": set_in(last, game, len(seats), variant=False),
+        "open_variants": set_in(last, game, len(seats), variant=True),
     }
     if request.method == "POST" and form.is_valid():
-        players, options = form.match["players"], form.match["options"]
         try:
-            match = table.start_match(
-                game.slug,
-                players,
-                options,
-                adding=asked_to_add(request.POST),
-                sat_out=request.POST.getlist("sat_out")[: len(table.people)],
-            )
+            match, change = start_asked(request.POST, table, game, form, seats)
         except Unknown as unknown:
-            return render(
-                request, "games/table_new_match.html", {**context, "unknown": unknown.names}
-            )
+            typo = typo_offered(table, form, seats, unknown.names)
+            shown = {**context, "unknown": unknown.names, "typo": typo}
+            return render(request, "games/table_new_match.html", shown)
+        except Stale as changed:
+            return typo_stale(request, table, form, seats, context, changed.since)
         except Refused as refused:
             form.add_error(None, said(refused.error))
         else:
             remember(request, match.public_id)
-            return redirect("match", public_id=match.public_id)
+            return redirect(said_back_url(match, change))
     status = 422 if form.errors else 200
     return render(request, "games/table_new_match.html", context, status=status)
+
+
+def start_asked(data, table, game, form, seats):
+    """The match the form starts, as the phone answered the question about a name none of the
+    table's people (add them, or a typo of the person the form drew in that seat); and the
+    change that renamed that person everywhere at the table, else None."""
+    players, options = form.match["players"], form.match["options"]
+    sat_out = data.getlist("sat_out")[: len(table.people)]
+    typo = typo_offered(table, form, seats, table.unknown(players))
+    if typo is not None and data.get("typo") == str(typo["seat"]):
+        was = [typo["old"] if k == typo["seat"] else name for k, name in enumerate(players)]
+        seen = drawn_version(data)
+        return table.start_renaming(game.slug, players, options, was, sat_out, seen)
+    adding = asked_to_add(data)
+    return table.start_match(game.slug, players, options, adding, sat_out), None
+
+
+def typo_stale(request, table, form, seats, context, since):
+    """A typo answered on a question asked before another phone changed the table's names:
+    their change said, nothing saved, the question asked again of the names as they are."""
+    table.refresh_from_db()
+    unknown = table.unknown(form.match["players"])
+    stale = {"theirs": [line for change in since for line in setup_lines(change)]}
+    shown = {**context, "stale": stale, "unknown": unknown}
+    shown["typo"] = typo_offered(table, form, seats, unknown)
+    return render(request, "games/table_new_match.html", shown, status=422)
+
+
+def typo_offered(table, form, seats, unknown):
+    """{"seat", "old", "new"}: the one name none of the table's people (unknown), typed in a
+    seat the form drew one of them in who does not play now: offered as a typo of theirs;
+    else None."""
+    if len(unknown) != 1:
+        return None
+    players = form.match["players"]
+    typed = [f.name for f in form.player_fields() if (form.cleaned_data.get(f.name) or "").strip()]
+    playing = {rules.same_name_key(name) for name in players}
+    for k, (field, new) in enumerate(zip(typed, players)):
+        old = table.person(seats.get(field) or "")
+        if new == unknown[0] and old and rules.same_name_key(old) not in playing:
+            return {"seat": k, "old": old, "new": new}
+    return None
+
+
+def set_in(options, game, players, variant):
+    """Whether options (None: no match) of game played by players set a house rule (variant),
+    else a rule book's option (beyond what it plays for), to something else than its default."""
+    if options is None:
+        return False
+    played, default = filled(game, options, players), filled(game, {}, players)
+    return any(
+        played[o.name] != default[o.name]
+        for o in game.options
+        if o.variant == variant and not o.first
+    )
 
 
 def sits_out(table, game, asked, played):

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from games import cards, memo, records, rules, screen
-from games.changes import changes, seat_said, setup_lines, typed
+from games.changes import changes, renamed_said, seat_said, setup_lines, typed
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import NewMatchForm, RoundForm, SetupForm
 from games.links import (
@@ -233,10 +233,13 @@ def render_match(request, match, status=200, **shown):
 
 
 def said_line(match, drawn, said):
-    """{"pk", "words"}: the join or leave that SetupChange said (its pk, as posted) made, said
-    back in one line with Undo; None unless it is the latest change of the match's setup."""
+    """{"pk", "words"}: the join or leave, or the typo renamed everywhere at the table, that
+    SetupChange said (its pk, as posted) made, said back in one line with Undo; None unless it
+    is the latest change of the match's setup."""
     change = match.setup_changes.order_by("-at", "-pk").first()
-    words = seat_said(change, drawn) if change is not None and str(change.pk) == said else None
+    words = None
+    if change is not None and str(change.pk) == said:
+        words = renamed_said(change) or seat_said(change, drawn)
     return {"pk": change.pk, "words": words} if words else None
 
 
@@ -535,7 +538,7 @@ def set_up_match(request, match, adding):
     if request.method == "POST" and form.is_valid():
         setup = form.match
         try:
-            match.change_setup(
+            change = match.change_setup(
                 setup["players"],
                 setup["options"],
                 form.cleaned_data["version"],
@@ -552,12 +555,20 @@ def set_up_match(request, match, adding):
         except Refused as refused:
             form.add_error(None, screen.refusal(refused.error))
         else:
-            return redirect("match", public_id=match.public_id)
+            return redirect(said_back_url(match, change))
     if shown.get("unknown"):
         shown["table_url"] = table_setup_url(request, match)
     context = {"match": match, "game": match.rules, "form": form, **shown}
     status = 422 if form.errors or shown else 200
     return render(request, "games/match_setup.html", context, status=status)
+
+
+def said_back_url(match, change):
+    """The match page; saying back the typo change (a SetupChange, or None) renamed everywhere
+    at the table in one line with Undo (said_line)."""
+    url = reverse("match", args=[match.public_id])
+    renamed = change is not None and change.table_change_id is not None
+    return f"{url}?said={change.pk}" if renamed else url
 
 
 def unknown_seats(match, players, names):

@@ -76,7 +76,7 @@ def test_a_new_groups_first_evening(browser, live_server):
 
     # Gongzhu 1: Bo typed "Bbo" and added to the table by mistake; nothing played for.
     start_gongzhu_from_the_table(page, "Bbo")
-    page.get_by_role("button", name="Yes, add to the table").click()
+    page.get_by_role("button", name="Bbo is someone new: add to the table").click()
     expect(page.get_by_role("heading", name="Round 1")).to_be_visible()
     way_back = page.locator(".match-regulars a")
     expect(way_back).to_contain_text("Thursday")

@@ -73,9 +73,9 @@ def test_a_table_made_from_home_starts_a_match_asking_about_a_stranger(phone):
     seats.nth(2).fill("Dee")
     page.get_by_role("button", name="Start").click()
     question = page.locator(".table-question")
-    expect(question).to_contain_text("Dee is not one of this table's people: add Dee to the table?")
+    expect(question).to_contain_text("Dee is not one of this table's people.")
     assert not Match.objects.exists()
-    question.get_by_role("button", name="Yes, add to the table").click()
+    question.get_by_role("button", name="Dee is someone new: add to the table").click()
     expect(page).to_have_url(re.compile(r"/m/[\w-]+/$"))
     assert Table.objects.get().people == ["Ann", "Bo", "Chen", "Dee"]
     assert Match.objects.get().table == Table.objects.get()

@@ -291,7 +291,9 @@ def test_a_match_started_from_the_table_belongs_to_it_and_an_unknown_name_is_ask
     asked = client.post(url, form)
     assert asked.status_code == 200
     shown = visible(asked.content.decode())
-    assert "Dee is not one of this table's people: add Dee to the table?" in shown
+    assert "Dee is not one of this table's people." in shown  # in Chen's seat: a typo?
+    assert "Chen was a typo: call Chen Dee everywhere at this table" in shown
+    assert "Dee is someone new: add to the table" in shown
     assert not Match.objects.exists()
     started = client.post(url, {**form, "add_people": "1"})
     match = Match.objects.get()

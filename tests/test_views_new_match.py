@@ -172,3 +172,40 @@ def test_a_box_hidden_with_the_choice_that_leaves_it_unused_is_not_questioned(cl
     response = start(client, "gongzhu", decks="2", all_red_pig="on")
     assert response.status_code == 302
     assert "auto_expose_fourth" not in Match.objects.get().options
+
+
+def test_a_tables_next_match_starts_from_what_its_last_one_of_the_game_played_for(client):
+    """The second Gongzhu of a table starts with the first one's stake and options as they
+    stand (a stake added after Start included), said on the form; another game, and a table
+    that never played Gongzhu, start from the game's defaults."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
+    url = reverse("table_new_match", args=[table.public_id, "gongzhu"])
+    fresh = client.get(url)
+    assert "As last time" not in visible(fresh.content.decode()) and unfolded(fresh) == []
+    assert fresh.context["form"]["stake"].value() == 0
+    first = table.start_match("gongzhu", ["Ann", "Bo", "Chen", "Dee"], {"mode": "pairs"})
+    first.change_setup(first.players, {"mode": "pairs", "stake": 0.05, "multiplier": 10})
+    table.start_match("sanming", ["Ann", "Bo", "Chen"], {"bean_rate": 3})
+    again = client.get(url)
+    assert "As last time: what you play for and the options, from this table's last Gongzhu" in (
+        visible(again.content.decode())
+    )
+    assert unfolded(again) == ["Options"]  # the rule book's options it set are seen
+    form = again.context["form"]
+    assert (form["stake"].value(), form["multiplier"].value()) == (0.05, 10)
+    assert form["mode"].value() == '"pairs"'
+    answer = client.post(url, {**PLAYERS, **{k: form[k].value() for k in ("stake", "mode")}})
+    assert answer.status_code == 302
+    started = Match.objects.latest("pk").options
+    assert (started["mode"], started["stake"]) == ("pairs", 0.05)
+    other = client.get(reverse("table_new_match", args=[table.public_id, "least_score"]))
+    assert "As last time" not in visible(other.content.decode())
+    table.start_match("gongzhu", ["Ann", "Bo", "Chen", "Dee"], {"hearts": "face", "stake": 1})
+    assert unfolded(client.get(url)) == ["House rules"]
+
+
+def unfolded(page):
+    """The summaries of the form's sections drawn open."""
+    return re.findall(
+        r'<details class="options" open>\s*<summary>([^<]+)</summary>', page.content.decode()
+    )

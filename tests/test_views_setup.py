@@ -4,6 +4,7 @@ refuses, naming the round, a change the rounds do not fit; History says each cha
 undoes it."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,137 @@ def test_a_typo_is_fixed_at_the_table_however_the_match_wrote_its_case(client):
     table.refresh_from_db()
     assert table.people == ["Ann", "Bo", "Chen"]
     assert Match.objects.get(pk=match.pk).players == ["Ann", "Bo", "Chen"]
+
+
+def test_a_typo_renamed_at_the_table_is_said_back_in_one_line_and_undone_with_its_undo(client):
+    """Bbo → Bo: the match page says it in one line with Undo; the Undo puts Bbo back in every
+    match and payment of the table (names compared as the engine compares them)."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    first = table.start_match("gongzhu", ["Ann", "bbo", "Chen", "Dee"], {"stake": 0.01})
+    match = table.start_match("gongzhu", ["Ann", "Bbo", "Chen", "Dee"], {})
+    table.pay("Bbo", "Ann", 5, "money")
+    table.pay("Dee", "BBO", 2, "beans")
+    url = reverse("match_setup", args=[match.public_id])
+    fixed = client.post(url, {**posted(match, ["Ann", "Bo", "Chen", "Dee"]), "typo": "1"})
+    change = Match.objects.get(pk=match.pk).setup_changes.get()
+    assert fixed.url == reverse("match", args=[match.public_id]) + f"?said={change.pk}"
+    page = client.get(fixed.url).content.decode()
+    assert "Bbo is now Bo everywhere at this table: in every match and payment." in visible(page)
+    undo = reverse("match_setup_undo", args=[match.public_id, change.pk])
+    assert f'action="{undo}"' in page
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen", "Dee"]
+    assert [(p.payer, p.payee) for p in table.payments.all()] == [("Bo", "Ann"), ("Dee", "Bo")]
+    assert Match.objects.get(pk=first.pk).players == ["Ann", "Bo", "Chen", "Dee"]
+    client.post(undo, {"next": "match"})
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bbo", "Chen", "Dee"]
+    assert [(p.payer, p.payee) for p in table.payments.all()] == [("Bbo", "Ann"), ("Dee", "Bbo")]
+    assert Match.objects.get(pk=first.pk).players == ["Ann", "Bbo", "Chen", "Dee"]
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bbo", "Chen", "Dee"]
+    assert "everywhere at this table" not in visible(client.get(fixed.url).content.decode())
+
+
+def test_a_typo_fixed_on_a_form_drawn_before_another_change_is_refused_and_renames_nothing(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    match = table.start_match("gongzhu", ["Ann", "Bbo", "Chen", "Dee"], {})
+    drawn = posted(match, ["Ann", "Bo", "Chen", "Dee"])
+    match.change_setup(["Ann", "Bbo", "Chen", "Dee"], {"stake": 0.05})  # another phone's
+    url = reverse("match_setup", args=[match.public_id])
+    stale = client.post(url, {**drawn, "typo": "1"})
+    assert stale.status_code == 422
+    assert "Money a point" in visible(stale.content.decode())
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bbo", "Chen", "Dee"]
+    assert Match.objects.get(pk=match.pk).players == ["Ann", "Bbo", "Chen", "Dee"]
+
+
+def test_a_rename_in_a_match_of_no_table_is_not_said_as_a_join(client):
+    match = store(example("sanming-16-card"))
+    url = reverse("match_setup", args=[match.public_id])
+    fixed = client.post(url, posted(match, ["Zed", "Bo", "Chen"]))
+    assert fixed.url == reverse("match", args=[match.public_id])
+    assert "joined" not in visible(client.get(fixed.url).content.decode())
+
+
+def test_a_typo_on_a_tables_new_match_form_is_offered_first_and_renamed_everywhere(client):
+    """The form draws Bbo in seat 2, Bo is typed there: Bo is offered first as Bbo's typo
+    (renamed in every match and payment, said with Undo), then as someone new."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    earlier = table.start_match("gongzhu", ["Ann", "Bbo", "Chen", "Dee"], {})
+    table.pay("Bbo", "Ann", 5, "money")
+    url = reverse("table_new_match", args=[table.public_id, "gongzhu"])
+    typed = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "player_3": "Dee"}
+    asked = client.post(url, typed).content.decode()
+    offers = re.findall(r'name="(typo|add_people)" value="(\d)"', asked)
+    assert offers == [("typo", "1"), ("add_people", "1")]
+    shown = " ".join(visible(asked).split())
+    assert "Bbo was a typo: call Bbo Bo everywhere at this table Bo is someone new" in shown
+    assert Match.objects.count() == 1
+    started = client.post(url, {**typed, "typo": "1"})
+    match = Match.objects.latest("pk")
+    change = match.setup_changes.get()
+    assert started.url == reverse("match", args=[match.public_id]) + f"?said={change.pk}"
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bo", "Chen", "Dee"] and table.payments.get().payer == "Bo"
+    assert Match.objects.get(pk=earlier.pk).players == match.players == typed_names(typed)
+    client.post(reverse("match_setup_undo", args=[match.public_id, change.pk]), {"next": "match"})
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bbo", "Chen", "Dee"] and table.payments.get().payer == "Bbo"
+    assert [m.players for m in Match.objects.order_by("pk")] == [table.people, table.people]
+
+
+def typed_names(form):
+    return [form[f"player_{seat}"] for seat in range(4)]
+
+
+def test_a_new_name_beside_someone_drawn_who_still_plays_is_no_typo(client):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee", "Eve"])
+    url = reverse("table_new_match", args=[table.public_id, "gongzhu"]) + "?out=Eve"
+    typed = {"player_0": "Ann", "player_1": "Zed", "player_2": "Chen", "player_3": "Bbo"}
+    asked = client.post(url, typed).content.decode()
+    assert 'name="typo"' not in asked
+    assert "Zed is not one of this table's people: add Zed to the table?" in visible(asked)
+
+
+def test_a_typo_answered_after_another_phone_renamed_that_person_is_refused_and_asked_again(
+    client,
+):
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bbo", "Chen", "Dee"])
+    url = reverse("table_new_match", args=[table.public_id, "gongzhu"])
+    typed = {"player_0": "Ann", "player_1": "Bo", "player_2": "Chen", "player_3": "Dee"}
+    asked = client.post(url, typed).content.decode()
+    [drawn] = re.findall(r'name="version" value="(\d+)"', asked)
+    table.change_setup("Thursday", ["Ann", "Bob", "Chen", "Dee"])  # another phone
+    answer = client.post(url, {**typed, "typo": "1", "version": drawn})
+    assert answer.status_code == 422
+    shown = " ".join(visible(answer.content.decode()).split())
+    assert "Changed on another phone since you opened this page: Bbo → Bob" in shown
+    assert not Match.objects.exists()
+    table.refresh_from_db()
+    assert table.people == ["Ann", "Bob", "Chen", "Dee"]
+
+
+def test_after_a_typo_is_fixed_the_balances_add_up_by_the_new_name(client):
+    """Two finished matches and a payment with Bo in them; a third match's Bo was a typo of
+    Bob: the table's balance has Bob with all of Bo's money, and no Bo."""
+    table = Table.objects.create(name="Thursday", people=["Ann", "Bo", "Chen", "Dee"])
+    for _ in range(2):
+        table.take_match(store(example("gongzhu-match-to-floor")))
+    table.pay("Bo", "Ann", 1, "money")
+    before = balance(table)
+    match = table.start_match("gongzhu", ["Ann", "Bo", "Chen", "Dee"], {})
+    url = reverse("match_setup", args=[match.public_id])
+    client.post(url, {**posted(match, ["Ann", "Bob", "Chen", "Dee"]), "typo": "1"})
+    table.refresh_from_db()
+    after = balance(table)
+    assert "Bo" not in after and after["Bob"] == before["Bo"] != 0
+    assert {k: v for k, v in after.items() if k != "Bob"} == {
+        k: v for k, v in before.items() if k != "Bo"
+    }
+
+
+def balance(table):
+    """The table's balance in money, by name, as its page adds it up."""
+    payments = [p.as_paid() for p in table.payments.all()]
+    return ledger.summary(table.people, table.played(), payments)["balances"]["money"]

@@ -578,6 +578,11 @@ class Game:
         """How far seat is from the match's end, in the game's terms (a Phrase), or None."""
         return None
 
+    def saved_note(self, table):
+        """What the phone that just saved a round is told beside "Round N is saved." (a Phrase:
+        why its totals read as they do), or None."""
+        return None
+
 
 def check_who_plays(game, table, entry, number):
     """Refuse round number when fewer than two play it, or when it holds an entry for a

@@ -58,6 +58,20 @@ FACE_HEARTS = HEARTS | {
 SCORING = ("QS", "JD", "10C", *HEARTS)
 EXPOSABLE = ("QS", "JD", "10C", "AH")
 ONLY = {1: _("but there is only one"), 2: _("but two decks have only two")}
+# Why a total differs from the card points (Gongzhu.saved_note), by mode and whether the match
+# multiplies.
+TOTALS_SAID = {
+    ("individual", True): _("Totals are card points evened out so they add to 0, ×%(multiplier)s."),
+    ("individual", False): _("Totals are card points evened out so they add to 0."),
+    ("pairs", True): _(
+        "Totals are each team's card points less the other team's, halved, ×%(multiplier)s, "
+        "the same for both partners."
+    ),
+    ("pairs", False): _(
+        "Totals are each team's card points less the other team's, halved, the same for both "
+        "partners."
+    ),
+}
 
 
 class Line(Phrase):
@@ -588,6 +602,15 @@ class Gongzhu(Game):
             return None
         raw, floor = table.raw_totals[seat], table.options["floor"]
         return Phrase(_("card points %(raw)s of -%(floor)s"), raw=raw, floor=floor)
+
+    def saved_note(self, table):
+        """After the first hand: why a total is not the card points beside it (evened out, in
+        pairs team against team, and the multiplier the match uses)."""
+        if len(table.rounds) != 1:
+            return None
+        options = table.options
+        key = (options["mode"], options["multiplier"] != 1)
+        return Phrase(TOTALS_SAID[key], multiplier=options["multiplier"])
 
     def status(self, table):
         """Who leads the next hand and how far the match is from its end."""
