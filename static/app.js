@@ -241,6 +241,18 @@
       }, UNDO_MS);
     });
   });
+  // The scoreboard's row the line names (data-row) is highlighted, drawn anew or not.
+  function markSaid() {
+    var line = document.querySelector(".undo[data-row]");
+    document.querySelectorAll(".scoreboard tr.said").forEach(function (row) {
+      if (!line || row.dataset.place !== line.dataset.row) row.classList.remove("said");
+    });
+    if (!line) return;
+    var row = document.querySelector('.scoreboard tr[data-place="' + line.dataset.row + '"]');
+    if (row) row.classList.add("said");
+  }
+  document.addEventListener("DOMContentLoaded", markSaid);
+  document.addEventListener("htmx:afterSettle", markSaid);
   document.addEventListener("htmx:responseError", function (event) {
     var undo = event.detail.elt;
     if (undo.matches("[data-undo]") && event.detail.xhr.status === 422) undo.submit();
