@@ -5,7 +5,8 @@ An Undo drawn before another change is refused with a line, and changes nothing.
 import pytest
 from django.urls import reverse
 
-from games.models import Round, Table
+from games import memo
+from games.models import Match, Round, Table
 from tests.html import visible
 from tests.views import new_least_score, post_round
 
@@ -117,3 +118,21 @@ def test_an_undo_of_a_payment_after_another_is_refused(client, table):
     assert refused.status_code == 409
     assert "Not undone: the table was changed since" in text(refused)
     assert table.payments.filter(deleted__isnull=True).count() == 2
+
+
+def test_a_stake_set_after_start_is_said_and_money_shows_in_the_standings_from_then_on(client):
+    match = Match.start("gongzhu", ["Ann", "Bo", "Chen", "Dee"], {})
+    hearts = ["AH", "KH", "QH", "JH", *[f"{n}H" for n in range(2, 11)]]
+    match.add_round({"captured": [["QS", *hearts], ["JD", "10C"], [], []], "exposed": []})
+    page = text(client.get(reverse("match", args=[match.public_id])))
+    assert "+" not in page.split("Standings")[-1].split("Round 2")[0]  # no money at a stake of 0
+    form = {f"player_{k}": name for k, name in enumerate(match.players)}
+    form.update(all_red_pig="on", auto_expose_fourth="on", stake="0.01", version=str(match.version))
+    response = client.post(reverse("match_setup", args=[match.public_id]), form)
+    page = client.get(response["Location"])
+    shown = text(page)
+    assert "Names and options changed: Money a point: 0 → 0.01 Undo" in shown
+    match.refresh_from_db()
+    totals = dict(zip(match.players, memo.board(match)["table"].totals))
+    assert f"{totals['Bo']} +{totals['Bo'] / 100:.2f}" in shown  # Bo's total, then his money
+    assert 'class="money"' in page.content.decode()
