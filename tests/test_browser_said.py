@@ -161,3 +161,27 @@ def test_in_landscape_the_save_bar_covers_no_card(browser, live_server):
         assert save_button.evaluate(UNDER_SAVE) == [], f"scrolled to {top}"
     screenshot(page, "landscape-gongzhu")
     page.context.close()
+
+
+@pytest.mark.parametrize("language, scheme", LANGUAGES)
+def test_paid_is_said_at_the_top_of_the_table_and_undone(browser, live_server, language, scheme):
+    from games.models import Table
+
+    table = Table.objects.create(name="Thursday", people=PLAYERS)
+    table.pay("Chen", "Dee", 3, "money")
+    page = phone_in(browser, live_server, language, scheme)
+    page.goto(f"/t/{table.public_id}/")
+    # Who pays whom: Dee pays Chen back the 3.00; one tap on its Paid.
+    page.locator("li:has(input[name=amount][type=hidden]) button[type=submit]").click()
+
+    line = page.locator("[data-undo]")
+    expect(line).to_be_visible()
+    assert line.bounding_box()["y"] < 400  # at the top, where the eye is
+    if language == "en":
+        expect(line).to_have_text("Dee paid Chen 3.00. Undo", use_inner_text=True)
+    screenshot(page, f"said-paid-{language}-{scheme}")
+    line.locator("button").click()
+    deleted = {"en": "Deleted: Dee paid Chen 3.00.", "fa": "حذف شد"}[language]
+    expect(page.locator("[data-undo]")).to_contain_text(deleted)  # its Undo puts it back
+    assert table.payments.filter(deleted__isnull=True).count() == 1
+    page.context.close()
