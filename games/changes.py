@@ -153,7 +153,8 @@ def setup_lines(change, game=None, places=None):
 def seated_lines(before, after, places):
     """A player seated ({"came"}) or taken away ({"gone"}) by a change, with the round they
     play from."""
-    came = [name for name in after["players"] if name not in before["players"]]
+    grew = len(after["players"]) > len(before["players"])  # a rename seats nobody
+    came = [name for name in after["players"] if grew and name not in before["players"]]
     if came:
         return [{"came": came[0], "from": joined_place(after, came[0], places)}]
     gone = [name for name in before["players"] if name not in after["players"]]
@@ -175,7 +176,8 @@ def seat_said(change, drawn):
     """A join or a leave said back in one line ("Eve joined: plays from round 6, starting at
     37."), from the change and the board it made; None for another change."""
     before, after = change.before, change.after
-    came = [name for name in after["players"] if name not in before["players"]]
+    grew = len(after["players"]) > len(before["players"])  # a rename seats nobody
+    came = [name for name in after["players"] if grew and name not in before["players"]]
     went = [name for name in after.get("left", {}) if name not in before.get("left", {})]
     if came:
         return seat_words(drawn["table"], "join", came[0])

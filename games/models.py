@@ -349,9 +349,11 @@ class Match(models.Model):
             now.scored_with([r.entry for r in kept], [r.number for r in kept])
             stored[position].record(RoundEvent.DELETED, deleted=timezone.now())
 
-    def restore_round(self, number):
-        """Put deleted round number back in its place, if the match still adds up with it."""
+    def restore_round(self, number, seen=None):
+        """Put deleted round number back in its place, if the match still adds up with it
+        (Conflict when it moved on since version seen: an Undo drawn before)."""
         with self.changing() as now:
+            now.still_at(seen)
             deleted = now.rounds.get(number=number, deleted__isnull=False)
             with_it = sorted([*now.live_rounds(), deleted], key=lambda r: r.number)
             now.scored_with([r.entry for r in with_it], [r.number for r in with_it])
@@ -526,12 +528,14 @@ class Match(models.Model):
         except rules.RulesError:
             return False
 
-    def undo_setup(self, pk):
+    def undo_setup(self, pk, seen=None):
         """Put back the setup a change (SetupChange pk) replaced, as a change of its own (a
         rename made everywhere at the table is undone everywhere); Refused when the setup was
         changed again since, or the rounds do not stand under it; Unknown when a name it brings
-        back is none of the table's people now."""
+        back is none of the table's people now; Conflict when the match moved on since version
+        seen (an Undo drawn before)."""
         with self.changing() as now:
+            now.still_at(seen)
             change = now.setup_changes.get(pk=pk)
             if any(now.setup()[key] != value for key, value in change.after.items()):
                 raise Refused(rules.RulesError(CHANGED_SINCE))
@@ -1088,7 +1092,7 @@ class Table(models.Model):
                 payment.payer, payment.payee = new(payment.payer), new(payment.payee)
                 payment.save(update_fields=["payer", "payee"])
 
-    def undo_setup(self, pk):
+    def undo_setup(self, pk, seen=None):
         """Put back the name and people a change (SetupChange pk) replaced, as a change of its
         own; Refused when they were changed again since."""
         with self.changing() as now:
@@ -1111,9 +1115,12 @@ class Table(models.Model):
         with self.changing() as now:
             return new_link(self, table=now)
 
-    def set_payment_deleted(self, pk, deleting):
-        """Delete a payment (it can be restored), or restore a deleted one."""
+    def set_payment_deleted(self, pk, deleting, seen=None):
+        """Delete a payment (it can be restored), or restore a deleted one; Conflict when the
+        table moved on since version seen (an Undo drawn before)."""
         with self.changing() as now:
+            if seen is not None and seen != now.version:
+                raise Conflict
             payment = now.payments.get(pk=pk, deleted__isnull=deleting)
             payment.deleted = timezone.now() if deleting else None
             payment.version = now.version

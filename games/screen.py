@@ -61,6 +61,7 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
         )
     ]
     latest = len(table.rounds) - 1
+    money = money_now(game, table)
     return {
         "game": game,
         "table": table,
@@ -73,7 +74,8 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
         "refused": refused,
         "refused_number": numbers[len(table.rounds)] if refused else None,
         "leaders": set(game.leaders(table)),
-        "standings": standings(game, table),
+        "standings": standings(game, table, money),
+        "money_now": {"amounts": money},
         "summary": game.rules_summary(table.options),
         "status": game.status(table),
         # said beside "Round N is saved." on the phone that saved it (partials/undo.html)
@@ -89,9 +91,18 @@ def drawn_board(numbers, game, table, closed, refused=None, last=None, deleted=(
     }
 
 
-def standings(game, table):
+def money_now(game, table):
+    """What each seat would win or pay were the match settled now, once a round is played with
+    a stake set (the standings show it from then on, not only at the end); else []."""
+    settled = game.settle(table) if table.rounds else None
+    amounts = settled["amounts"] if settled else []
+    return amounts if any(amounts) else []
+
+
+def standings(game, table, money=()):
     """Each side (a player, or a team) in place order: its names, total, place, whether it
-    leads, and how far it is from the match's end in the game's terms."""
+    leads, how far it is from the match's end in the game's terms, and its money now (money:
+    money_now, a seat's each)."""
     places = game.ranking(table) if table.rounds else [1] * table.n
     leaders = set(game.leaders(table))
     lines = [
@@ -102,6 +113,7 @@ def standings(game, table):
             "leads": any(s in leaders for s in seats),
             "to_go": game.to_go(table, seats[0]),
             "away": away_words(table, seats[0]),
+            "money": money[seats[0]] if money else None,
         }
         for seats in game.sides(table)
     ]

@@ -6,7 +6,7 @@ figure before it is confirmed ("Eve starts at 37, the highest total."); a leave 
 the player who goes, their total frozen. Each is one model method (Match.join, Match.leave)
 under the match's write lock, carrying the version its form was drawn at and a random entry key
 (the same form sent twice changes the match once); the match page then says it back in one line
-with Undo (games/changes.py seat_said, partials/undo.html).
+with Undo (games/said.py, partials/undo.html).
 """
 
 from django import forms
@@ -21,6 +21,7 @@ from games.drawn import new_entry_key
 from games.forms import join_form
 from games.links import get_match
 from games.models import Conflict, Refused, Table, Unknown
+from games.said import said_url
 from games.views import holds_table_of, said_refused
 
 
@@ -57,7 +58,7 @@ def join(request, public_id):
         context["unknown"] = unknown_words(request, match, unknown.names[0])
         why = _("%(name)s is not one of this table's people") % {"name": unknown.names[0]}
     else:
-        return said_back(change)
+        return said_on_match(change)
     return said_refused(render(request, "games/join.html", context), why)
 
 
@@ -117,7 +118,7 @@ def leave(request, public_id):
             except Refused as refused:
                 context["error"] = screen.refusal(refused.error)
             else:
-                return said_back(change)
+                return said_on_match(change)
             match.refresh_from_db()
             drawn = memo.board(match)
         else:
@@ -134,7 +135,6 @@ class LeaveForm(forms.Form):
     entry_key = forms.CharField(max_length=40)
 
 
-def said_back(change):
-    """The match page, saying the join or leave back with Undo (?said=the change)."""
-    url = reverse("match", args=[change.match.public_id])
-    return redirect(f"{url}?said={change.pk}")
+def said_on_match(change):
+    """The match page, saying the join or leave back with Undo (games/said.py)."""
+    return redirect(said_url(reverse("match", args=[change.match.public_id]), change.pk))

@@ -35,12 +35,12 @@ from games.forms import (
 )
 from games.links import get_table, remember, replaced, share_page
 from games.live import table_tag
-from games.models import Match, Payment, Refused, SetupChange, Stale, Table, Unknown
+from games.models import Conflict, Match, Payment, Refused, SetupChange, Stale, Table, Unknown
+from games.said import TABLE_NOT_UNDONE, payment_said, said_back, said_url
 from games.season import Links, decimals, leaderboards
 from games.signing import phone_of
 from games.stale import table_as_drawn, table_sides
-from games.templatetags.scorekeeper import said
-from games.views import said_back_url
+from games.templatetags.scorekeeper import paid, said
 from scorekeeper.limits import limited
 
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
@@ -71,7 +71,16 @@ def table_page(request, public_id):
     if state is None:
         get_table(public_id)  # its watch link is refused, anything else is not found
     remember(request, public_id, key="tables")
+    if request.GET.get("said"):  # a payment just recorded or deleted on this phone, said back
+        return said_table(request, get_table(public_id), request.GET["said"])
     return drawn_table(request, "public_id", public_id, state)
+
+
+def said_table(request, table, told, status=200):
+    """The table's page drawn for this phone, saying a change back (told: a token
+    games/said.py reads, or its said_back)."""
+    line = payment_said(table, told, paid) if isinstance(told, str) else told
+    return render_table(request, table, status, said=line)
 
 
 @require_GET
@@ -222,11 +231,12 @@ def evening_amounts(by_name):
     return [found[end]["amount"] for found in by_name.values() for end in ("best", "worst")]
 
 
-def render_table(request, table, **shown):
-    """The table's page refused a change: drawn for this phone with the question or errors."""
+def render_table(request, table, status=422, **shown):
+    """The table's page drawn for this phone: a change refused, with the question or errors,
+    or said back (status 200)."""
     context = {**table_context(table, True), **shown}
     context["live_tag"] = table_tag(Table.state_of("public_id", table.public_id))
-    return render(request, "games/table.html", context, status=422)
+    return render(request, "games/table.html", context, status=status)
 
 
 @require_GET
@@ -377,7 +387,8 @@ def table_new_match(request, public_id, slug):
             form.add_error(None, said(refused.error))
         else:
             remember(request, match.public_id)
-            return redirect(said_back_url(match, change))
+            url = reverse("match", args=[match.public_id])
+            return redirect(said_url(url, change.pk) if change else url)
     status = 422 if form.errors else 200
     return render(request, "games/table_new_match.html", context, status=status)
 
@@ -507,7 +518,7 @@ def table_pay(request, public_id):
         data = form.cleaned_data
         paid = (data["payer"], data["payee"], data["amount"], data["unit"], data["entry_key"])
         try:
-            table.pay(*paid, seen=data["version"])
+            payment = table.pay(*paid, seen=data["version"])
         except Stale as changed:
             table.refresh_from_db()
             again = PaymentForm(table, {**request.POST.dict(), "version": table.version})
@@ -520,8 +531,13 @@ def table_pay(request, public_id):
         except Refused as refused:
             form.add_error(None, said(refused.error))
         else:
-            return redirect("table", public_id=table.public_id)
+            return said_payment(table, payment)
     return render_table(request, table, pay_form=form)
+
+
+def said_payment(table, payment):
+    """The table's page, saying the payment recorded or deleted back with Undo."""
+    return redirect(said_url(reverse("table", args=[table.public_id]), f"p{payment.pk}"))
 
 
 @require_POST
@@ -539,9 +555,14 @@ def payment_restore(request, public_id, pk):
 def payment_deleted(request, public_id, pk, deleting):
     """Delete or restore a payment; one already so (another phone was first) is left as it is."""
     table = get_table(public_id)
+    version = request.POST.get("version", "")  # posted by an Undo: refused if anything changed
     try:
-        table.set_payment_deleted(pk, deleting)
+        table.set_payment_deleted(pk, deleting, int(version) if version.isdigit() else None)
+    except Conflict:
+        table.refresh_from_db()
+        return said_table(request, table, said_back(_(TABLE_NOT_UNDONE)), status=409)
     except Payment.DoesNotExist:
         if not table.payments.filter(pk=pk).exists():
             raise Http404(_("There is no such payment.")) from None
-    return redirect("table", public_id=table.public_id)
+        return redirect("table", public_id=table.public_id)
+    return said_payment(table, table.payments.get(pk=pk))

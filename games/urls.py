@@ -40,6 +40,7 @@ urlpatterns = [
     path("m/<str:public_id>/preview/", views.round_preview, name="round_preview"),
     path("m/<str:public_id>/rounds/<int:number>/", views.round_edit, name="round_edit"),
     path("m/<str:public_id>/rounds/<int:number>/delete/", views.round_delete, name="round_delete"),
+    path("m/<str:public_id>/changes/<int:pk>/undo/", views.round_undo, name="round_undo"),
     path(
         "m/<str:public_id>/rounds/<int:number>/restore/", views.round_restore, name="round_restore"
     ),

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from games import cards, memo, records, rules, screen
-from games.changes import changes, renamed_said, seat_said, setup_lines, typed
+from games.changes import changes, setup_lines, typed
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import NewMatchForm, RoundForm, SetupForm
 from games.links import (
@@ -51,8 +51,16 @@ from games.models import (
     Table,
     Taken,
     Unknown,
-    at_places,
     position_of,
+)
+from games.said import (
+    NOT_UNDONE,
+    latest_round_token,
+    match_said,
+    places,
+    said_back,
+    said_url,
+    undo_round,
 )
 from games.signing import phone_of
 from games.stale import match_sides
@@ -124,7 +132,7 @@ def match_page(request, public_id):
     if version is None:
         get_match(public_id)  # a watch link is refused, anything else is not found
     remember(request, public_id)
-    if request.GET.get("said"):  # a join or leave just made on this phone, said back
+    if request.GET.get("said"):  # a change just made on this phone, said back (games/said.py)
         return render_match(request, get_match(public_id), said=request.GET["said"])
     return drawn_page(request, "public_id", public_id, version)
 
@@ -216,12 +224,13 @@ def draw_live(request, match, link, context=None):
 def render_match(request, match, status=200, **shown):
     """The match page, or just its body for an htmx request. shown: the entry and error that
     refill the form, its entry_key, change (offers to put the entry in place of a stored round),
-    appended (the round a save added, for the phone's offline state). Its live part is the one
+    appended (the round a save added, for the phone's offline state), said (the line saying a
+    change back: a token games/said.py reads, or its said_back). Its live part is the one
     every other phone's live check gets for this version: drawn once, and kept."""
     appended, said = shown.pop("appended", None), shown.pop("said", None)
     context = match_context(request, match, True, **shown)
     context["change"], context["appended"] = shown.get("change"), appended
-    context["said"] = said and said_line(match, context, said)
+    context["said"] = match_said(match, context, said) if isinstance(said, str) else said
     context["twin"] = shown.get("twin")
     key = drawing_key("live", "public_id", match.public_id, match.version, request)
     live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
@@ -230,17 +239,6 @@ def render_match(request, match, status=200, **shown):
         context["regulars"] = regulars_of(match, holds_table_of(request, match.public_id))
     template = "games/partials/match_body.html" if request.htmx else "games/match.html"
     return render(request, template, context, status=200 if request.htmx else status)
-
-
-def said_line(match, drawn, said):
-    """{"pk", "words"}: the join or leave, or the typo renamed everywhere at the table, that
-    SetupChange said (its pk, as posted) made, said back in one line with Undo; None unless it
-    is the latest change of the match's setup."""
-    change = match.setup_changes.order_by("-at", "-pk").first()
-    words = None
-    if change is not None and str(change.pk) == said:
-        words = renamed_said(change) or seat_said(change, drawn)
-    return {"pk": change.pk, "words": words} if words else None
 
 
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None, **_shown):
@@ -438,7 +436,7 @@ def round_edit(request, public_id, number):
         entry = form.entry(before)
         error = changed(match, number, form)
         if error is None:
-            return redirect("match", public_id=match.public_id)
+            return said_page(request, match, latest_round_token(match))
     return render_round(request, match, stored, position, entry, error, before)
 
 
@@ -478,7 +476,7 @@ def round_delete(request, public_id, number):
     form = RoundForm(match.rules, request.POST)
     try:
         match.delete_round(number, form.cleaned_data["version"] if form.is_valid() else -1)
-        return saved(request, match)
+        return said_page(request, match, latest_round_token(match))
     except (Conflict, Round.DoesNotExist):  # another phone deleted it first
         error = conflict_message(match, form)
     except Refused as refused:
@@ -555,20 +553,12 @@ def set_up_match(request, match, adding):
         except Refused as refused:
             form.add_error(None, screen.refusal(refused.error))
         else:
-            return redirect(said_back_url(match, change))
+            return said_page(request, match, str(change.pk)) if change else saved(request, match)
     if shown.get("unknown"):
         shown["table_url"] = table_setup_url(request, match)
     context = {"match": match, "game": match.rules, "form": form, **shown}
     status = 422 if form.errors or shown else 200
     return render(request, "games/match_setup.html", context, status=status)
-
-
-def said_back_url(match, change):
-    """The match page; saying back the typo change (a SetupChange, or None) renamed everywhere
-    at the table in one line with Undo (said_line)."""
-    url = reverse("match", args=[match.public_id])
-    renamed = change is not None and change.table_change_id is not None
-    return f"{url}?said={change.pk}" if renamed else url
 
 
 def unknown_seats(match, players, names):
@@ -589,8 +579,11 @@ def table_setup_url(request, match):
 def match_setup_undo(request, public_id, pk):
     """Put back the setup a fix replaced (a fix of its own, in History too)."""
     match = get_match(public_id)
+    on_match = request.htmx or request.POST.get("next") == "match"  # an Undo on the match page
     try:
-        match.undo_setup(pk)
+        undone = match.undo_setup(pk, posted_version(request) if on_match else None)
+    except Conflict:
+        return not_undone(request, match)
     except SetupChange.DoesNotExist:
         raise Http404(_("There is no such change.")) from None
     except Unknown as unknown:
@@ -600,15 +593,46 @@ def match_setup_undo(request, public_id, pk):
     except Refused as refused:
         match.refresh_from_db()
         return render_history(request, match, screen.refusal(refused.error))
-    if request.htmx or request.POST.get("next") == "match":  # the Undo of a join or leave
-        return saved(request, match)
+    if on_match:
+        return said_page(request, match, str(undone.pk)) if undone else saved(request, match)
     return redirect("history", public_id=match.public_id)
 
 
-def places(match):
-    """at_places of the match's live rounds: round numbers as stored turned into places."""
-    numbers = list(match.live_rounds().values_list("number", flat=True))
-    return lambda joined, left: at_places(joined, left, numbers)
+def posted_version(request):
+    """The version an Undo was drawn at (-1 when missing: nothing can be undone unseen)."""
+    version = request.POST.get("version", "")
+    return int(version) if version.isdigit() else -1
+
+
+def said_page(request, match, token):
+    """After a change on the match page: the match saying it back (games/said.py), its body
+    for htmx, else a redirect naming it."""
+    if request.htmx:
+        return render_match(request, match, said=token)
+    return redirect(said_url(reverse("match", args=[match.public_id]), token))
+
+
+def not_undone(request, match, why=None):
+    """An Undo drawn before another change: refused, the match as it stands now saying why."""
+    match.refresh_from_db()
+    return render_match(request, match, 409, said=said_back(why or _(NOT_UNDONE)))
+
+
+@require_POST
+def round_undo(request, public_id, pk):
+    """Undo what was just done to a round (games/said.py undo_round), if nothing changed since
+    the line offering it was drawn."""
+    match = get_match(public_id)
+    event = RoundEvent.objects.select_related("round").filter(pk=pk, round__match=match).first()
+    if event is None:
+        raise Http404(_("There is no such change."))
+    try:
+        undo_round(match, event, posted_version(request))
+    except (Conflict, Round.DoesNotExist):
+        return not_undone(request, match)
+    except Refused as refused:
+        return not_undone(request, match, screen.refusal(refused.error))
+    return said_page(request, match, latest_round_token(match))
 
 
 def numbered(match, rounds):
@@ -657,7 +681,7 @@ def round_restore(request, public_id, number):
         raise Http404(_("There is no such round.")) from None
     except Refused as refused:
         return render_history(request, match, screen.cannot_restore(refused.error))
-    return redirect("match", public_id=match.public_id)
+    return said_page(request, match, latest_round_token(match))
 
 
 @require_POST

@@ -241,6 +241,84 @@
       }, UNDO_MS);
     });
   });
+  // What is typed in the next round's form is kept on this phone (localStorage, per match and
+  // round: "sk-typed <form's address> <round>"), so a reload, Back and forward or a language
+  // switch finds it again. A form drawn afresh for that round takes it back (one the server
+  // refilled, after a refused save, holds it already); a form for another round drops what was
+  // kept for the rounds before it: saved, it is never filled in twice. A form emptied again
+  // keeps nothing. The form's own scripts redraw it on "scorekeeper:restored".
+  var TYPED = "sk-typed ";
+  var SKIP = {hidden: 1, submit: 1, button: 1};
+  function typedKey(form) {
+    return TYPED + new URL(form.action, location.href).pathname + " " + form.elements.round.value;
+  }
+  function typedValues(form) {
+    var values = {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || SKIP[field.type]) return;
+      if ((field.type === "radio" || field.type === "checkbox") && !field.checked) return;
+      (values[field.name] = values[field.name] || []).push(field.value);
+    });
+    return JSON.stringify(values);
+  }
+  function keepTyped(event) {
+    var form = event.target.closest && event.target.closest("#entry");
+    if (!form || !form.elements.round || form.dataset.untyped === undefined) return;
+    try {
+      var values = typedValues(form);
+      if (values === form.dataset.untyped) localStorage.removeItem(typedKey(form));
+      else localStorage.setItem(typedKey(form), values);
+    } catch (e) { /* storage full or refused: the form works as before */ }
+  }
+  document.addEventListener("input", keepTyped);
+  document.addEventListener("change", keepTyped);
+  function restoreTyped() {
+    var form = document.getElementById("entry");
+    if (!form || !form.elements.round || form.dataset.untyped !== undefined) return;
+    var key = typedKey(form);
+    var kept = null;
+    try {
+      var prefix = key.slice(0, key.lastIndexOf(" ") + 1);
+      for (var i = localStorage.length - 1; i >= 0; i--) {
+        var other = localStorage.key(i);
+        if (other.indexOf(prefix) === 0 && other !== key) localStorage.removeItem(other);
+      }
+      kept = localStorage.getItem(key);
+    } catch (e) { /* no storage: nothing kept */ }
+    form.dataset.untyped = typedValues(form);
+    if (!kept || form.dataset.typed) return;
+    var values = JSON.parse(kept);
+    var seen = {};  // fields sharing a name take its values in turn
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || SKIP[field.type]) return;
+      var wanted = values[field.name] || [];
+      if (field.type === "radio" || field.type === "checkbox") {
+        field.checked = wanted.indexOf(field.value) >= 0;
+      } else {
+        seen[field.name] = (seen[field.name] || 0) + 1;
+        field.value = wanted[seen[field.name] - 1] || "";
+      }
+    });
+    form.dataset.typed = "1";
+    form.dispatchEvent(new CustomEvent("scorekeeper:restored", {bubbles: true}));
+    form.dispatchEvent(new Event("change", {bubbles: true}));  // the preview follows
+  }
+  document.addEventListener("DOMContentLoaded", restoreTyped);
+  document.addEventListener("htmx:load", restoreTyped);
+  window.addEventListener("pageshow", restoreTyped);
+
+  // The scoreboard's row the line names (data-row) is highlighted, drawn anew or not.
+  function markSaid() {
+    var line = document.querySelector(".undo[data-row]");
+    document.querySelectorAll(".scoreboard tr.said").forEach(function (row) {
+      if (!line || row.dataset.place !== line.dataset.row) row.classList.remove("said");
+    });
+    if (!line) return;
+    var row = document.querySelector('.scoreboard tr[data-place="' + line.dataset.row + '"]');
+    if (row) row.classList.add("said");
+  }
+  document.addEventListener("DOMContentLoaded", markSaid);
+  document.addEventListener("htmx:afterSettle", markSaid);
   document.addEventListener("htmx:responseError", function (event) {
     var undo = event.detail.elt;
     if (undo.matches("[data-undo]") && event.detail.xhr.status === 422) undo.submit();

@@ -84,6 +84,10 @@
     window.gongzhuReady = true;
     document.addEventListener("click", tap);
     document.addEventListener("htmx:load", setup);
+    // A hand kept on this phone, put back in the radios (static/app.js): redrawn.
+    document.addEventListener("scorekeeper:restored", () => {
+      document.querySelectorAll(".gz-js").forEach(refresh);
+    });
   }
   setup();
 })();

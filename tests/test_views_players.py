@@ -148,8 +148,10 @@ def test_undo_of_a_join_takes_the_seat_away_again_on_the_match_page(client):
     match = sheet(rounds=[[5, 3, 1]])
     change = match.join("Eve", 0)
     url = reverse("match_setup_undo", args=[match.public_id, change.pk])
-    response = client.post(url, {"next": "match"}, HTTP_HX_REQUEST="true")
+    response = client.post(url, {"next": "match", "version": match.version}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and 'id="match-body"' in response.content.decode()
+    # the undo said back in its turn, its own Undo seating her again
+    assert "Eve no longer joins Undo" in " ".join(visible(response.content.decode()).split())
     match.refresh_from_db()
     assert (match.players, match.joined) == (["Ann", "Bo", "Chen"], {})
     assert [r.entry for r in match.rounds.all()] == [{"points": [5, 3, 1]}]
@@ -161,9 +163,13 @@ def test_undo_of_a_join_takes_the_seat_away_again_on_the_match_page(client):
 def test_undo_of_a_join_is_refused_once_the_player_has_played_naming_the_round(client):
     match = sheet(rounds=[[5, 3, 1]])
     change = match.join("Eve", 3)
+    seen = match.version  # the Undo line drawn now
     match.add_round({"points": [1, 1, 1, 9]}, "r2")
     url = reverse("match_setup_undo", args=[match.public_id, change.pk])
-    response = client.post(url, {"next": "match"})
+    response = client.post(url, {"next": "match", "version": seen})
+    assert response.status_code == 409
+    assert "Not undone: the match was changed since" in visible(response.content.decode())
+    response = client.post(url)  # from History
     assert response.status_code == 422
     assert "Eve has played round 2: delete their rounds first" in visible(response.content.decode())
     match.refresh_from_db()

@@ -200,7 +200,7 @@ def score_row(row, edit_url, edit_title):
         else away_cell()
         for points, total in row["cells"]
     )
-    return f'<tr><th scope="row">{place}</th>{cells}</tr>'
+    return f'<tr data-place="{row["position"]}"><th scope="row">{place}</th>{cells}</tr>'
 
 
 AWAY = gettext_noop("did not play")
