@@ -525,7 +525,7 @@ NOT_A_CURRENCY = gettext_noop(
     "a currency is a symbol, a code or a word on one line, of at most %(most)s characters"
 )
 # The currencies offered for a table, the reader's language's usual one first (any other is typed).
-CURRENCIES = ["$", "€", "¥", "£", "₮", "تومان", "﷼"]
+CURRENCIES = ["$", "€", "¥", "£", "₮", "تومان"]
 USUAL_CURRENCY = {"en": "$", "zh": "¥", "es": "€", "fa": "تومان", "mn": "₮"}
 
 
