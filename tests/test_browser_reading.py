@@ -89,8 +89,25 @@ def test_chinese_says_bi_sai_for_a_match_and_ju_for_a_hand(browser, live_server)
     shots(page, "reading-zh-new-sheet")
 
 
+# The space a reader sees between "Back to" and the table's name, and the one between "Back"
+# and "to", in px.
+SPACES = """(button) => {
+  const text = document.createTreeWalker(button, NodeFilter.SHOW_TEXT).nextNode();
+  const at = (start) => { const r = document.createRange(); r.setStart(text, start);
+    r.setEnd(text, start + 1); return r.getBoundingClientRect(); };
+  const name = button.querySelector("bdi").getBoundingClientRect();
+  return [name.left - at(6).right, at(5).left - at(3).right];
+}"""
+
+
 def test_english_says_each_thing_as_a_player_would(browser, live_server):
     page = phone_in(browser, live_server, "en")
+    _table, ended = money_table()
+    page.goto(f"/m/{ended.public_id}/")
+    back = page.locator(".match-regulars .button")
+    expect(back).to_have_text("Back to Thursday Gongzhu")
+    before_name, between_words = back.evaluate(SPACES)
+    assert abs(before_name - between_words) < 1  # one space, never two
     fresh = store({"game": "least_score", "players": PEOPLE[:3], "rounds": []})
     page.goto(f"/m/{fresh.public_id}/")
     expect(page.locator(".standings")).to_contain_text("100 to go")
