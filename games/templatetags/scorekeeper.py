@@ -1,4 +1,5 @@
-"""Small template helpers: index a list, render an engine phrase, sign a number, join names.
+"""Small template helpers: index a list, render an engine phrase, show a number (signed, or money
+in the table's currency), join names; every number on every page is shown through them.
 
 Names and signed numbers land in running text in five languages, one of them right to left: each
 is isolated (<bdi>, or U+2068/U+2066 ... U+2069 where HTML cannot go), so "زهرا: 6, 94 to 100"
