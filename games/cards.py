@@ -19,9 +19,11 @@ from games.templatetags.scorekeeper import (
     cents,
     isolate,
     money,
+    money_places,
     money_signed,
     named,
     phrase_text,
+    sentences,
     separator,
 )
 
@@ -69,7 +71,7 @@ def paying(settlement, unit, why=""):
     """Who pays whom of a settlement ({"transfers", "remainder", ...}), under its unit's name
     (a unit's key, "beans" or "money", is also its word to translate: games/tables.py UNITS),
     and why the amounts are not the totals, when they are not (one line, or empty)."""
-    places = cents(settlement)
+    places = f"{unit}:{cents(settlement)}"
 
     def amount(number):
         return shown(money(number, places))
@@ -116,7 +118,7 @@ def match_card(match, drawn):
         for side in standings
     ]
     settlement = result.get("settlement")
-    why = " ".join(phrase_text(line) for line in game.settlement_note(drawn["table"]))
+    why = sentences(*(phrase_text(line) for line in game.settlement_note(drawn["table"])))
     payments = [paying(settlement, unit_of(result), why)] if settlement else []
     return card(named(game, result["options"]), *dated(match, game), lines, payments)
 
@@ -124,7 +126,7 @@ def match_card(match, drawn):
 def series_card(match, game, result, combined):
     """The card of an evening's series: each player's combined amount, highest first (the
     evening's winner marked), and the combined settlement."""
-    lines = by_amount(zip(combined["players"], combined["amounts"]), cents(combined))
+    lines = by_amount(zip(combined["players"], combined["amounts"]), money_places(combined, result))
     count = combined["count"]
     note = ngettext(
         "Settlement of %(matches)s finished match",

@@ -8,13 +8,13 @@ from decimal import Decimal
 from types import SimpleNamespace
 
 from django import forms
-from django.utils.text import get_text_list
+from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import rules, screen
 from games.rules.base import Phrase, RulesError, ascii_numbers, listed
-from games.templatetags.scorekeeper import isolate, phrase, said
+from games.templatetags.scorekeeper import isolate, phrase, said, sentences
 
 
 class Typed:
@@ -128,15 +128,17 @@ def used_when(option):
 def plain_field(game, option):
     """The field for an option's kind, its default noted under it."""
     label = _(game.label(option.name))
-    help_text = f"{_(option.help)} {default_note(game, option)}"
+    help_text = sentences(_(option.help), default_note(game, option))
     if option.kind in ("choice", "pairs"):
-        choices = [(json.dumps(c), _(game.choice_label(option.name, c))) for c in option.choices]
-        choices += [(json.dumps(value), _(name)) for name, value in option.presets]
+        choices = [
+            (json.dumps(c), capfirst(_(game.choice_label(option.name, c)))) for c in option.choices
+        ]
+        choices += [(json.dumps(value), capfirst(_(name))) for name, value in option.presets]
         blank = callable(option.default) or option.kind == "pairs"
         if blank:  # the default, which another option decides (or no preset at all)
             choices.insert(0, ("", default_note(game, option)))
         if option.kind == "pairs":
-            choices.append((CUSTOM, _("custom")))
+            choices.append((CUSTOM, capfirst(_("custom"))))
             return PairsField(option, choices, label=label, help_text=help_text, required=False)
         return forms.TypedChoiceField(
             label=label,
@@ -518,6 +520,50 @@ def read_table_name(name):
     return name
 
 
+MOST_CURRENCY = 12  # characters of a table's currency: a symbol, a code, a word (تومان)
+NOT_A_CURRENCY = gettext_noop(
+    "a currency is a symbol, a code or a word on one line, of at most %(most)s characters"
+)
+# The currencies offered for a table, the reader's language's usual one first (any other is typed).
+CURRENCIES = ["$", "€", "¥", "£", "₮", "تومان"]
+USUAL_CURRENCY = {"en": "$", "zh": "¥", "es": "€", "fa": "تومان", "mn": "₮"}
+
+
+def currencies_offered(language):
+    """The currencies a table's form offers, the usual one of language first."""
+    usual = USUAL_CURRENCY.get(language.split("-")[0], "$")
+    return [usual, *(c for c in CURRENCIES if c != usual)]
+
+
+class CurrencyForm(forms.Form):
+    """A table's currency (a symbol, a code or a word, as typed; empty for none), read against
+    the one the form was drawn showing (seen)."""
+
+    currency = forms.CharField(
+        label=gettext_noop("Currency"), max_length=MOST_CURRENCY, required=False
+    )
+    seen = forms.CharField(max_length=MOST_CURRENCY, required=False, widget=forms.HiddenInput)
+
+    def clean_currency(self):
+        try:
+            return read_currency(self.cleaned_data["currency"])
+        except RulesError as error:
+            raise forms.ValidationError(said(error)) from None
+
+
+def read_currency(currency):
+    """A table's currency as typed (NFC, trimmed), or RulesError when it is not one line of at
+    most MOST_CURRENCY characters."""
+    if not isinstance(currency, str) or any(
+        unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in currency
+    ):
+        raise RulesError(NOT_A_CURRENCY, most=MOST_CURRENCY)
+    currency = unicodedata.normalize("NFC", currency).strip()
+    if len(currency) > MOST_CURRENCY:
+        raise RulesError(NOT_A_CURRENCY, most=MOST_CURRENCY)
+    return currency
+
+
 class TableForm(forms.Form):
     """A name and the people, one a line (or between commas)."""
 
@@ -559,7 +605,7 @@ class PaymentForm(forms.Form):
         people = [(name, name) for name in table.people]
         self.fields["payer"].choices = self.fields["payee"].choices = people
         self.fields["payee"].initial = table.people[1]  # not the payer's own name at first
-        self.fields["unit"].choices = [(unit, _(label)) for unit, label in UNITS.items()]
+        self.fields["unit"].choices = [(unit, capfirst(_(label))) for unit, label in UNITS.items()]
 
 
 def asked_to_add(data):
@@ -662,7 +708,7 @@ class JoinForm(forms.Form):
         """A join to the match game plays on table, starts: {late_start: the start}, the
         match's own first (games.screen.join_starts); version and key: the form's."""
         super().__init__(*args, **kwargs)
-        players = table.players
+        self.players = players = table.players
         # Once someone joined, where a late player starts is the match's rule for them all: a
         # join does not change it (Names and options does, for every one of them).
         self.fixed = any(first > 1 for first in table.joined)
@@ -677,12 +723,12 @@ class JoinForm(forms.Form):
         self.fields["seat"].label = _("Where they sit")
         self.fields["late_start"].label = _("Where they start")
         self.fields["seat"].choices = [
-            (seat, between(players[seat - 1], players[seat % len(players)]))
+            (seat, capfirst(between(players[seat - 1], players[seat % len(players)])))
             for seat in range(1, len(players) + 1)
         ]
         self.fields["seat"].initial = len(players)
         self.fields["late_start"].choices = [
-            (kind, start_label(game, kind, total)) for kind, total in self.starts.items()
+            (kind, capfirst(start_label(game, kind, total))) for kind, total in self.starts.items()
         ]
         self.fields["late_start"].initial = next(iter(self.starts))
         self.fields["version"].initial = version
@@ -700,7 +746,8 @@ class JoinForm(forms.Form):
         starts, "name", "place": where they sit}."""
         data = self.cleaned_data
         name = rules.clean_name(data["name"])
-        place = dict(self.fields["seat"].choices)[data["seat"]]
+        seat, players = data["seat"], self.players
+        place = between(players[seat - 1], players[seat % len(players)])
         words = Phrase(
             STARTS_AT[data["late_start"]], name=name, total=self.starts[data["late_start"]]
         )

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games import ledger, ratings, rules
-from games.forms import MAX_PEOPLE
+from games.forms import MAX_PEOPLE, MOST_CURRENCY
 from games.memo import board, drawn, keep_board
 from games.rules.base import plain
 from games.screen import (
@@ -167,6 +167,22 @@ class Match(models.Model):
             cursor.execute(f"SELECT version FROM {cls._meta.db_table} WHERE {link} = %s", [token])
             row = cursor.fetchone()
         return row[0] if row else None
+
+    @classmethod
+    def drawn_as(cls, link, token):
+        """(version, currency of its table or "") of the match whose link is token, or None:
+        what its page is drawn and kept under, in one plain query as version_of."""
+        if link not in ("public_id", "watch_id"):
+            raise ValueError(link)
+        tables = Table._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT m.version, t.currency FROM {cls._meta.db_table} m LEFT JOIN {tables} t"
+                f" ON t.id = m.table_id WHERE m.{link} = %s",
+                [token],
+            )
+            row = cursor.fetchone()
+        return (row[0], row[1] or "") if row else None
 
     @property
     def rules(self):
@@ -813,6 +829,9 @@ class Table(models.Model):
     watch_id = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     name = models.CharField(max_length=60)
     people = models.JSONField()  # names, cleaned as the engine cleans players' names
+    # What its money is counted in, shown with every amount of money ($, €, ¥, ₮, تومان, EUR);
+    # "" for none.
+    currency = models.CharField(max_length=MOST_CURRENCY, blank=True, default="")
     # Bumped by every change to the table (its people, matches, payments): with its matches'
     # versions, what a drawn page of it is kept under.
     version = models.PositiveIntegerField(default=0)
@@ -965,6 +984,16 @@ class Table(models.Model):
             # The match's pages now lead to the table: they are drawn anew.
             Match.objects.filter(pk=match.pk).update(table=now, version=F("version") + 1)
             match.table = now
+
+    def set_currency(self, currency, seen):
+        """Count the table's money in currency; Stale (since: the currency now) when another
+        phone set it since the form was drawn showing seen."""
+        with self.changing() as now:
+            current = Table.objects.values_list("currency", flat=True).get(pk=now.pk)
+            if current != seen:
+                raise Stale([current])
+            Table.objects.filter(pk=now.pk).update(currency=currency)
+        self.currency = currency
 
     def pay(self, payer, payee, amount, unit, key="", seen=None):
         """Record that payer paid payee amount (in unit): both must be the table's people. A

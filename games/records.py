@@ -27,7 +27,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import ledger, memo, ratings, rules, screen
 from games.drawn import Download
-from games.forms import MAX_PEOPLE, PEOPLE_RULE, UNITS, PaymentForm, read_table_name
+from games.forms import (
+    MAX_PEOPLE,
+    PEOPLE_RULE,
+    UNITS,
+    PaymentForm,
+    read_currency,
+    read_table_name,
+)
 from games.links import get_match, get_table, on_this_phone, remember
 from games.models import (
     MAX_PAYMENTS,
@@ -334,6 +341,7 @@ def table_json(table, played, season):
     summed = ledger.ledger(table.people, played, [p.as_paid() for p in payments])
     head = {
         "table": table.name,
+        "currency": table.currency,
         "people": table.people,
         "payments": [p.document() for p in payments],
         **summed,
@@ -403,6 +411,14 @@ def table_export_json(request, public_id):
     return memo.drawn(key, draw).response(request)
 
 
+def unit_said(table, unit):
+    """What amounts of unit are counted in, as a column says it: beans, money, the table's
+    currency ($, تومان) for its money; "" for no unit."""
+    if unit == ledger.MONEY and table.currency:
+        return table.currency
+    return _(UNITS[unit]) if unit else ""
+
+
 def table_file(table):
     """table-2026-12-03: the day of the export."""
     return f"table-{timezone.localdate():%Y-%m-%d}"
@@ -426,7 +442,7 @@ def table_export_csv(request, public_id):
         by_person = {table.person(name): amount for name, amount in amounts.items()}
         cells = [by_person.get(name, "") for name in people]
         game = rules.GAMES[match["result"]["game"]]
-        writer.writerow([match["date"], _(game.name), unit and _(UNITS[unit]), *cells])
+        writer.writerow([match["date"], _(game.name), unit_said(table, unit), *cells])
     payments = list(table.payments.filter(deleted=None))
     for payment in payments:
         cells = [
@@ -434,11 +450,13 @@ def table_export_csv(request, public_id):
             for n in people
         ]
         writer.writerow(
-            [timezone.localdate(payment.created), _("Paid"), _(UNITS[payment.unit]), *cells]
+            [timezone.localdate(payment.created), _("Paid"), unit_said(table, payment.unit), *cells]
         )
     balances = ledger.ledger(people, played, [p.as_paid() for p in payments])["balances"]
     for unit, balance in balances.items():
-        writer.writerow(["", _("Balance"), _(UNITS[unit]), *[balance.get(n, "") for n in people]])
+        writer.writerow(
+            ["", _("Balance"), unit_said(table, unit), *[balance.get(n, "") for n in people]]
+        )
     return response
 
 
@@ -480,6 +498,7 @@ def store_table(document):
     written is removed when a write fails), the table's link given to nobody until the end."""
     name = read_table_name(document.get("table"))
     people = rules.read_players(document.get("people"), PEOPLE_RULE)
+    currency = read_currency(document.get("currency", ""))
     matches, payments = document.get("matches", []), document.get("payments", [])
     if not isinstance(matches, list):
         raise rules.RulesError(gettext_noop("a table's matches must be a list"))
@@ -494,7 +513,7 @@ def store_table(document):
     paid = [
         checked_payment(regulars, payment, number) for number, payment in enumerate(payments, 1)
     ]
-    table = Table.objects.create(name=name, people=people)
+    table = Table.objects.create(name=name, people=people, currency=currency)
     try:
         for chunk in by_rounds(scored, ROUNDS_A_WRITE):
             started = time.monotonic()

@@ -8,12 +8,13 @@ Shared as it is by the server (games/views.py, games/models.py) and by the phone
 from functools import partial
 
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games import rules
 from games.cards import match_card
 from games.rules.base import Phrase, gettext_noop
-from games.templatetags.scorekeeper import because, phrase, said
+from games.templatetags.scorekeeper import because, escape, listing, phrase, said
 
 ROWS_SHOWN = 30  # the scoreboard's latest rounds; "show all" draws every one
 CLOSED = gettext_noop("The match is closed: reopen it to add a round.")
@@ -257,6 +258,35 @@ def refusal(error):
             "number": error.round
         }
     return said(error)
+
+
+def setup_refusal(error, game, before, after):
+    """A change of names and options the rounds do not stand, as a sentence naming what was
+    changed: "Changing “Out past this total” would end the match before round 2.", or "...
+    does not fit round 3: Bo's hand is missing." before, after: the setups (players, options)."""
+    changed = changed_words(game, before, after)
+    if not changed:
+        return refusal(error)
+    said_error = (
+        _("Changing “%(what)s” would end the match before round %(number)s.")
+        if error.phrase.text == "the match is already finished"
+        else _("Changing “%(what)s” does not fit round %(number)s: %(why)s.")
+    )
+    return mark_safe(
+        escape(said_error)
+        % {"what": listing(changed), "number": error.round, "why": phrase(error.phrase)}
+    )
+
+
+def changed_words(game, before, after):
+    """The labels of the options (defaults filled in) and players that differ from before."""
+    n = len(before["players"])
+    try:
+        old, new = game.read_options(before["options"], n), game.read_options(after["options"], n)
+    except rules.RulesError:
+        old, new = before["options"], after["options"]
+    changed = [_(game.label(o.name)) for o in game.options if old.get(o.name) != new.get(o.name)]
+    return changed + ([_("the players")] if before["players"] != after["players"] else [])
 
 
 def cannot_delete(error):

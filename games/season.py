@@ -21,6 +21,7 @@ from games.drawn import DrawnPage
 from games.forms import UNITS
 from games.links import get_table
 from games.models import Table
+from games.templatetags.scorekeeper import currency_of
 
 # The URL names of what a page links, by the link it was opened with.
 LINKS = {
@@ -95,12 +96,13 @@ def leaderboards(season, links):
     return boards
 
 
-def drawn(request, key, template, context, *args):
-    """A read-only page drawn once per key (its table's state among it) and language, from
-    context(*args)."""
+def drawn(request, key, template, context, table, *args):
+    """A read-only page of table drawn once per key (its table's state among it) and language,
+    from context(table, *args), its money in the table's currency."""
 
     def draw():
-        return DrawnPage(render_to_string(template, context(*args), request))
+        with currency_of(table.currency):
+            return DrawnPage(render_to_string(template, context(table, *args), request))
 
     return memo.drawn((template, *key, get_language()), draw).response(request, {})
 
@@ -258,9 +260,10 @@ def shown_match(match, links, people=None, name=None):
 
 
 def decimals(unit, amounts):
-    """The decimal places amounts of unit are shown with: money with cents (5.00), beans whole
-    unless one has a fraction."""
-    return 2 if unit == ledger.MONEY or any(amount % 1 for amount in amounts) else 0
+    """How amounts of unit are shown, "money:2": money with cents (5.00), beans whole unless one
+    has a fraction."""
+    count = 2 if unit == ledger.MONEY or any(amount % 1 for amount in amounts) else 0
+    return f"{unit}:{count}"  # as the money filters read it, in the table's currency
 
 
 # ---- two people head to head
@@ -363,7 +366,8 @@ def matches_page(request, link, token):
         "chosen": chosen,
         "count": len(shown),
     }
-    return render(request, "games/table_match_list.html", context)
+    with currency_of(table.currency):
+        return render(request, "games/table_match_list.html", context)
 
 
 def chosen_people(numbers, people):

@@ -25,12 +25,14 @@ from games.chart import balance_charts
 from games.drawn import CSRF_SLOT, KEY_SLOT, DrawnPage, new_entry_key
 from games.forms import (
     UNITS,
+    CurrencyForm,
     NewMatchForm,
     PaymentForm,
     TableForm,
     TableSetupForm,
     TakeForm,
     asked_to_add,
+    currencies_offered,
     setup_initial,
 )
 from games.links import get_table, remember, replaced, share_page
@@ -40,7 +42,7 @@ from games.said import TABLE_NOT_UNDONE, payment_said, said_back, said_url
 from games.season import Links, decimals, leaderboards
 from games.signing import phone_of
 from games.stale import table_as_drawn, table_sides
-from games.templatetags.scorekeeper import paid, said
+from games.templatetags.scorekeeper import currency_of, isolate, paid, said
 from scorekeeper.limits import limited
 
 MATCHES_SHOWN = 20  # the latest matches listed on the page; every one is in its exports
@@ -101,11 +103,13 @@ def drawn_table(request, link, token, state):
 
     def draw():
         table = Table.objects.get(**{link: token})
-        context = table_context(
-            table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
-        )
-        context["live_tag"] = table_tag(state)
-        html = render_to_string("games/table.html", {**context, "csrf_token": CSRF_SLOT}, request)
+        with currency_of(table.currency):
+            context = table_context(
+                table, link == "public_id", entry_key=KEY_SLOT, every_evening=every_evening
+            )
+            context["live_tag"] = table_tag(state)
+            page = {**context, "csrf_token": CSRF_SLOT}
+            html = render_to_string("games/table.html", page, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
     key = ("table", link, token, state, get_language(), every_evening)
@@ -181,7 +185,7 @@ def shown_units(summary):
                 "rows": sorted(balance.items(), key=lambda row: -row[1]),
                 "transfers": summary["settlement"][unit],
                 "places": places,
-                "shown": f"{unit}:{places}",  # how an amount of it is said (the in_unit filter)
+                "shown": places,  # how an amount of it is said (the in_unit filter)
             }
         )
     return units
@@ -234,9 +238,10 @@ def evening_amounts(by_name):
 def render_table(request, table, status=422, **shown):
     """The table's page drawn for this phone: a change refused, with the question or errors,
     or said back (status 200)."""
-    context = {**table_context(table, True), **shown}
-    context["live_tag"] = table_tag(Table.state_of("public_id", table.public_id))
-    return render(request, "games/table.html", context, status=status)
+    with currency_of(table.currency):
+        context = {**table_context(table, True), **shown}
+        context["live_tag"] = table_tag(Table.state_of("public_id", table.public_id))
+        return render(request, "games/table.html", context, status=status)
 
 
 @require_GET
@@ -313,24 +318,59 @@ def table_setup(request, public_id):
     return render_setup(request, table, form, stale=stale)
 
 
+@require_POST
+def table_currency(request, public_id):
+    """Set what the table's money is counted in: shown with every amount of money of the table
+    and its matches from then on. Read against the currency the form was drawn showing."""
+    table = get_table(public_id)
+    form = CurrencyForm(request.POST)
+    if not form.is_valid():
+        return render_setup(request, table, TableSetupForm(table), currency_form=form)
+    try:
+        table.set_currency(form.cleaned_data["currency"], form.cleaned_data["seen"])
+    except Stale as changed:
+        theirs = changed.since[0]
+        form = CurrencyForm({"currency": form.cleaned_data["currency"], "seen": theirs})
+        form.is_valid()
+        form.add_error(None, currency_moved(theirs))
+        return render_setup(request, table, TableSetupForm(table), currency_form=form)
+    return redirect("table", public_id=table.public_id)
+
+
+def currency_moved(theirs):
+    """A currency form refused: another phone set the currency since it was drawn."""
+    if not theirs:
+        return _("Another phone took the currency away since you opened this page: save again.")
+    moved = _(
+        "Another phone set the currency to %(currency)s since you opened this page: save again."
+    )
+    return moved % {"currency": isolate(theirs)}
+
+
 def drawn_version(data):
     """The version a posted form says it was drawn at, else None."""
     version = data.get("version", "")
     return int(version) if version.isdigit() and len(version) < 13 else None
 
 
-def render_setup(request, table, form, error=None, stale=None):
-    """The page fixing the table's names, with its changes so far (a refused undo: error)."""
+def render_setup(request, table, form, error=None, stale=None, currency_form=None):
+    """The page fixing the table's names, with its changes so far (a refused undo: error), and
+    its currency's form."""
     changes = [(change, setup_lines(change)) for change in table.setup_changes.all()]
+    currency_form = currency_form or CurrencyForm(
+        initial={"currency": table.currency, "seen": table.currency}
+    )
     context = {
         "table": table,
         "form": form,
+        "currency_form": currency_form,
+        "currencies": currencies_offered(get_language()),
         "changes": changes,
         "error": error,
         "stale": stale,
         "phone_name": phone_of(request),
     }
-    failed = form.errors or error or stale
+    failed = form.errors or error or stale or currency_form.errors
     return render(request, "games/table_setup.html", context, status=422 if failed else 200)
 
 

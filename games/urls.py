@@ -77,6 +77,7 @@ urlpatterns = [
         name="table_share_replace",
     ),
     path("t/<str:public_id>/setup/", tables.table_setup, name="table_setup"),
+    path("t/<str:public_id>/currency/", tables.table_currency, name="table_currency"),
     path(
         "t/<str:public_id>/setup/<int:pk>/undo/", tables.table_setup_undo, name="table_setup_undo"
     ),

@@ -64,7 +64,7 @@ from games.said import (
 )
 from games.signing import phone_of
 from games.stale import match_sides
-from games.templatetags.scorekeeper import because, said
+from games.templatetags.scorekeeper import because, currency_of, said
 from scorekeeper.limits import limited
 
 NOT_SAVED = _(
@@ -128,26 +128,26 @@ def new_match_refused(request, game, form, status):
 @require_GET
 def match_page(request, public_id):
     """The scoreboard, the next round's entry form and the latest breakdown."""
-    version = Match.version_of("public_id", public_id)
-    if version is None:
+    drawn_as = Match.drawn_as("public_id", public_id)
+    if drawn_as is None:
         get_match(public_id)  # a watch link is refused, anything else is not found
     remember(request, public_id)
     if request.GET.get("said"):  # a change just made on this phone, said back (games/said.py)
         return render_match(request, get_match(public_id), said=request.GET["said"])
-    return drawn_page(request, "public_id", public_id, version)
+    return drawn_page(request, "public_id", public_id, *drawn_as)
 
 
 @require_GET
 def watch_page(request, watch_id):
     """The same match, read-only: the scoreboard, never a form."""
-    version = Match.version_of("watch_id", watch_id)
-    if version is None:
+    drawn_as = Match.drawn_as("watch_id", watch_id)
+    if drawn_as is None:
         raise Http404(_("There is no such match."))
     remember(request, watch_id, key="watching")
-    return drawn_page(request, "watch_id", watch_id, version)
+    return drawn_page(request, "watch_id", watch_id, *drawn_as)
 
 
-def drawn_page(request, link, token, version):
+def drawn_page(request, link, token, version, currency):
     """The whole match page, drawn once per match version, language and rounds shown.
 
     Only the CSRF token and the form's entry key differ between phones: the page is drawn with
@@ -159,18 +159,29 @@ def drawn_page(request, link, token, version):
 
     def draw():
         match = Match.objects.get(**{link: token})
-        context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
-        context["regulars"] = regulars_of(match, holds)
-        html = render_to_string("games/match.html", {**context, "csrf_token": CSRF_SLOT}, request)
+        with currency_of(currency):
+            context = match_context(request, match, link == "public_id", entry_key=KEY_SLOT)
+            context["regulars"] = regulars_of(match, holds)
+            page = {**context, "csrf_token": CSRF_SLOT}
+            html = render_to_string("games/match.html", page, request)
         return DrawnPage(html, {CSRF_SLOT: CSRF_TOKEN_LENGTH, KEY_SLOT: len(new_entry_key())})
 
-    page = memo.drawn((*drawing_key("page", link, token, version, request), holds), draw)
+    key = drawing_key("page", link, token, version, request, currency)
+    page = memo.drawn((*key, holds), draw)
     return page.response(request, {CSRF_SLOT: get_token(request), KEY_SLOT: new_entry_key()})
 
 
-def drawing_key(kind, link, token, version, request):
-    """What a page or a live update (kind) drawn for a match version is kept under."""
-    return (kind, link, token, version, get_language(), showing_all(request))
+def drawing_key(kind, link, token, version, request, currency):
+    """What a page or a live update (kind) drawn for a match version is kept under (currency:
+    its table's, which its money is shown in)."""
+    return (kind, link, token, version, get_language(), showing_all(request), currency)
+
+
+def match_currency(match):
+    """The currency of the match's table ("" for none, and for a match of no table)."""
+    if match.table_id is None:
+        return ""
+    return Table.objects.values_list("currency", flat=True).get(pk=match.table_id)
 
 
 @require_GET
@@ -190,12 +201,13 @@ def score_live(request, public_id):
 def live_news(request, link, token):
     """204 while the match is at the version the phone has, else the new scoreboard, drawn
     once per version, language, rounds shown and link (never a scorer's for a watch link)."""
-    version = Match.version_of(link, token)
-    if version is None:
+    drawn_as = Match.drawn_as(link, token)
+    if drawn_as is None:
         raise Http404(_("There is no such match."))
+    version, currency = drawn_as
     if request.GET.get("v", "") == str(version):
         return HttpResponse(status=204)
-    key = drawing_key("live", link, token, version, request)
+    key = drawing_key("live", link, token, version, request, currency)
     page = memo.drawn(key, lambda: draw_live(request, Match.objects.get(**{link: token}), link))
     return page.response(request, {})
 
@@ -217,8 +229,9 @@ def no_stream(request, kind, link, token):
 def draw_live(request, match, link, context=None):
     """The live update of match, drawn for a scorer or a watcher (link), from the match
     screen's context when one is at hand."""
-    context = context or scoreboard(match, link == "public_id", show_all=showing_all(request))
-    return DrawnPage(render_to_string("games/partials/live.html", context, request))
+    with currency_of(match_currency(match)):
+        context = context or scoreboard(match, link == "public_id", show_all=showing_all(request))
+        return DrawnPage(render_to_string("games/partials/live.html", context, request))
 
 
 def render_match(request, match, status=200, **shown):
@@ -228,17 +241,19 @@ def render_match(request, match, status=200, **shown):
     change back: a token games/said.py reads, or its said_back). Its live part is the one
     every other phone's live check gets for this version: drawn once, and kept."""
     appended, said = shown.pop("appended", None), shown.pop("said", None)
-    context = match_context(request, match, True, **shown)
-    context["change"], context["appended"] = shown.get("change"), appended
-    context["said"] = match_said(match, context, said) if isinstance(said, str) else said
-    context["twin"] = shown.get("twin")
-    key = drawing_key("live", "public_id", match.public_id, match.version, request)
-    live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
-    context["live_drawn"] = mark_safe(live.text)
-    if not request.htmx:
-        context["regulars"] = regulars_of(match, holds_table_of(request, match.public_id))
-    template = "games/partials/match_body.html" if request.htmx else "games/match.html"
-    return render(request, template, context, status=200 if request.htmx else status)
+    currency = match_currency(match)
+    with currency_of(currency):
+        context = match_context(request, match, True, **shown)
+        context["change"], context["appended"] = shown.get("change"), appended
+        context["said"] = match_said(match, context, said) if isinstance(said, str) else said
+        context["twin"] = shown.get("twin")
+        key = drawing_key("live", "public_id", match.public_id, match.version, request, currency)
+        live = memo.drawn(key, lambda: draw_live(request, match, "public_id", context))
+        context["live_drawn"] = mark_safe(live.text)
+        if not request.htmx:
+            context["regulars"] = regulars_of(match, holds_table_of(request, match.public_id))
+        template = "games/partials/match_body.html" if request.htmx else "games/match.html"
+        return render(request, template, context, status=200 if request.htmx else status)
 
 
 def match_context(request, match, can_score, entry=None, error=None, entry_key=None, **_shown):
@@ -532,7 +547,7 @@ def set_up_match(request, match, adding):
     """The Names and options form, drawn or saved (adding: names none of the table's people are
     added to it)."""
     form = SetupForm(match, request.POST or None)
-    shown = {}
+    shown, before = {}, {"players": match.players, "options": match.options}
     if request.method == "POST" and form.is_valid():
         setup = form.match
         try:
@@ -551,7 +566,8 @@ def set_up_match(request, match, adding):
             form = SetupForm(SimpleNamespace(**both, rules=match.rules, version=match.version))
             shown["stale"] = {"theirs": theirs, "yours": yours}
         except Refused as refused:
-            form.add_error(None, screen.refusal(refused.error))
+            said = screen.setup_refusal(refused.error, match.rules, before, setup)
+            form.add_error(None, said)
         else:
             return said_page(request, match, str(change.pk)) if change else saved(request, match)
     if shown.get("unknown"):

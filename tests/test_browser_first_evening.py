@@ -44,7 +44,7 @@ def start_gongzhu_from_the_table(page, seat_2):
     options.locator("summary").click()
     floor = page.get_by_label("Ends at minus this many card points")
     expect(floor).to_be_visible()
-    page.get_by_label("How the match ends").select_option(label="after a number of hands")
+    page.get_by_label("How the match ends").select_option(label="After a number of hands")
     expect(floor).to_be_hidden()  # it does not apply when the match ends after hands
     page.get_by_label("How many hands").fill("2")
     page.locator("input[name=player_1]").fill(seat_2)

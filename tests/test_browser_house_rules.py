@@ -81,19 +81,19 @@ def expect_rule(page, name, words):
 def test_a_yaniv_evening_with_an_asaf_and_a_declaration_over_the_limit(phone):
     page = phone
     match, result = example("least-score-yaniv")
-    new_match(page, "Least Score", match["players"], {"scoring": "the Yaniv way"})
+    new_match(page, "Least Score", match["players"], {"scoring": "The Yaniv way"})
     # Before Start, the form says what Yaniv moves; back to the difference, it says nothing.
     expect(page.locator("#id_scoring_moves")).to_have_text(YANIV)
     expect(page.locator("input[name=threshold]")).to_have_attribute("placeholder", "200")
     expect(page.locator("input[name=declare_max]")).to_have_attribute("placeholder", "7")
     screenshot(page, "house-least-score-yaniv-form")
-    page.locator("select[name=scoring]").select_option(label="the difference to the declarer")
+    page.locator("select[name=scoring]").select_option(label="The difference to the declarer")
     expect(page.locator("#id_scoring_moves")).to_be_hidden()
     expect(page.locator("input[name=threshold]")).to_have_attribute("placeholder", "100")
     expect(page.locator("select[name=tie] option").first).to_have_text(
         "Default: the declarer wins."
     )
-    page.locator("select[name=scoring]").select_option(label="the Yaniv way")
+    page.locator("select[name=scoring]").select_option(label="The Yaniv way")
     expect(page.locator("select[name=tie] option").first).to_have_text(
         "Default: the declarer fails."
     )
@@ -123,19 +123,19 @@ def test_a_yaniv_evening_with_an_asaf_and_a_declaration_over_the_limit(phone):
         if said.startswith("Asaf: Chen"):
             screenshot(page, "house-least-score-asaf")
     expect_totals(page, [str(t) for t in result["totals"]])
-    expect_rule(page, "How a hand scores", "the Yaniv way")
+    expect_rule(page, "How a hand scores", "The Yaniv way")
     expect_rule(page, "Declare only with a hand of at most", "7")
 
 
 def test_an_exact_total_typed_as_pairs_resets_200_to_150(phone):
     page = phone
     match, result = example("least-score-exact-200-to-150")
-    house = {"scoring": "the Yaniv way", "exact_totals": "custom"}
+    house = {"scoring": "The Yaniv way", "exact_totals": "Custom"}
     new_match(page, "Least Score", match["players"], house)
     typed = page.locator("input[name=exact_totals_custom]")
-    page.locator("select[name=exact_totals]").select_option(label="halve on every fifty")
+    page.locator("select[name=exact_totals]").select_option(label="Halve on every fifty")
     expect(typed).to_be_hidden()  # the pairs are typed only for "custom"
-    page.locator("select[name=exact_totals]").select_option(label="custom")
+    page.locator("select[name=exact_totals]").select_option(label="Custom")
     typed.fill("200 → 250")
     page.get_by_role("button", name="Start").click()
     expect(page.locator(".field:has(select[name=exact_totals]) .error")).to_contain_text(
@@ -152,7 +152,7 @@ def test_an_exact_total_typed_as_pairs_resets_200_to_150(phone):
     expect(page.locator(".breakdown")).to_contain_text("Ann landed on 200 → 150")
     expect_totals(page, [str(t) for t in result["totals"]])
     expect_rule(
-        page, "Totals that change when landed on exactly", "exactly 200 back to 150"
+        page, "Totals that change when landed on exactly", "Exactly 200 back to 150"
     )  # the pairs are a preset's
 
 
@@ -161,9 +161,9 @@ def test_a_16_card_run_fast_pays_the_bomber_and_settles_with_the_winner(phone):
     match, result = example("sanming-bomb-pay-20-winner")
     house = {
         "deal": "16",
-        "bomb": "is paid by the others",
+        "bomb": "Is paid by the others",
         "bomb_points": 20,
-        "settle": "in every hand, the losers pay its winner",
+        "settle": "In every hand, the losers pay its winner",
     }
     new_match(page, "Sanming run-fast", match["players"], house)
     expect(page.locator("#id_deal_moves")).to_have_text(
@@ -205,7 +205,7 @@ def test_a_16_card_run_fast_pays_the_bomber_and_settles_with_the_winner(phone):
         [f"{t['from']} pays {t['to']} {t['amount']}" for t in settlement["transfers"]],
         use_inner_text=True,
     )
-    expect_rule(page, "Who pays whom at the end", "in every hand, the losers pay its winner")
+    expect_rule(page, "Who pays whom at the end", "In every hand, the losers pay its winner")
 
 
 def test_a_gongzhu_match_ends_when_a_raw_total_reaches_plus_1000(phone):

@@ -68,7 +68,7 @@ def test_a_hearts_evening_to_100_with_a_negative_an_edit_and_a_phone_watching(
     expect(page.locator("#points-0")).to_have_value("-26")
     for seat, points in enumerate([5, 8, 13], 1):
         type_points(page, seat, points)
-    expect(page.locator("#preview")).to_contain_text("this round: Ann -26, Bo +5, Chen +8, Dee +13")
+    expect(page.locator("#preview")).to_contain_text("This round: Ann -26, Bo +5, Chen +8, Dee +13")
     screenshot(page, "sheet-hearts-entry")
     save(page)
     expect_totals(page, [0, 5, 8, 13])

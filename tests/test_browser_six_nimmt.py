@@ -34,7 +34,7 @@ def expect_totals(page, *totals):
 def test_a_table_of_four_plays_to_66_by_tapping_cards(phone):
     page = phone
     start_match(page, "6 nimmt!", ["Ann", "Bo", "Chen", "Dee"])
-    expect(page.locator(".status")).to_contain_text("cards 1 to 84 are in play")
+    expect(page.locator(".status")).to_contain_text("Cards 1 to 84 are in play")
 
     # One pad at a time, cards 1-84 in rows of ten, and the phone never scrolls sideways.
     pad = page.locator(".sn-pad:visible")

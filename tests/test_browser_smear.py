@@ -82,7 +82,7 @@ def test_a_table_plays_smear_to_15(phone):
     save(page)
     expect_totals(page, "7", "0")
     expect(page.locator(".breakdown")).to_contain_text(
-        "card points: Ann and Chen 30, Bo and Dee 45"
+        "Card points: Ann and Chen 30, Bo and Dee 45"
     )
 
     fill_hand(page, "Chen", 4, ANN_CHEN, ANN_CHEN, ANN_CHEN, ANN_CHEN)

@@ -345,7 +345,7 @@ def test_history_says_what_changed_and_numbers_rounds_as_the_scoreboard(client):
     assert "Deleted round, before round 1" in page
     # Stored round 2 is the scoreboard's round 1 now that round 1 is deleted.
     first = page.split("Round 1")[1].split("Round 2")[0]
-    assert "who declared: Bo → Ann" in first
+    assert "Who declared: Bo → Ann" in first
     assert "Ann, hand: 9 → 3" in first and "Bo, hand: 5 → 6" in first
     assert "Chen, hand" not in first  # unchanged
     assert "Round entry" not in page

@@ -59,7 +59,7 @@ def test_the_join_form_on_the_phone_says_the_figure_before_it_is_confirmed(clien
             ),
         ],
     )
-    assert "at the average total: 7" in visible(drawn["html"])
+    assert "At the average total: 7" in visible(drawn["html"])
     assert "data-offline-back" in drawn["html"]
     assert "Eve starts at 7, the average total." in visible(confirming["html"])
     assert "change" not in confirming

@@ -277,7 +277,7 @@ def test_a_players_record_comes_from_the_engine(client, evening):
     assert (bo["played"], bo["wins"], bo["average_place"]) == (3, 1, pytest.approx(5 / 3))
     assert bo["biggest"]["margin"] == 124  # sanming-two-kids: 4 against Chen's 128
     page = response.content.decode()
-    assert "by 126 points, Sanming" in page
+    assert "By 126 points, Sanming" in page
 
 
 def test_a_match_on_another_phone_is_not_in_this_phones_history(client, evening):

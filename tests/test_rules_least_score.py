@@ -727,11 +727,11 @@ def test_the_rules_of_a_match_scored_by_the_difference_are_the_rule_books():
 def test_the_standings_show_the_distance_to_the_threshold_and_who_is_out():
     after = table(declare(0, 1, 30, 9), threshold=25)
     assert [str(GAME.to_go(after, seat)) for seat in range(3)] == [
-        "25 to go to 25",
+        "25 to go",
         "out",
         "17 to go to 25",
     ]
-    assert [str(GAME.to_go(table(), seat)) for seat in range(3)] == ["100 to go to 100"] * 3
+    assert [str(GAME.to_go(table(), seat)) for seat in range(3)] == ["100 to go"] * 3
     assert GAME.status(table()) == []
 
 

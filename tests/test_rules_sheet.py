@@ -225,13 +225,13 @@ def test_the_status_says_who_wins_and_what_ends_the_match():
     table = replay(match((30, 10, 0, 30), title="Hearts", win="low", target=100, hands=10))[1]
     assert rendered(GAME.status(table)) == [
         "Hearts: the lowest total wins",
-        "hand 2 of 10 next",
+        "Round 2 of 10 next",
         "Highest total 30 (P0, P3): 70 short of 100.",
     ]
     table = replay(match((3, 5, 0, 0)))[1]
     assert rendered(GAME.status(table)) == [
         "the highest total wins",
-        "hand 2 next; close the match to stop",
+        "Round 2 next; close the match to stop",
     ]
 
 
@@ -384,8 +384,8 @@ def test_random_broken_rounds_are_refused_by_the_command_with_a_sentence(
     "options, ends",
     [
         ({"target": 100}, "short of 100"),
-        ({"hands": 5}, "hand 1 of 5 next"),
-        ({}, "hand 1 next; close the match to stop"),
+        ({"hands": 5}, "Round 1 of 5 next"),
+        ({}, "Round 1 next; close the match to stop"),
     ],
 )
 def test_the_status_says_only_what_ends_this_sheet(options, ends):

@@ -74,7 +74,7 @@ def test_the_tables_page_shows_each_games_leaderboard_new_people_unranked(table)
     sheet(newcomer, [2, -1, -1])
     rows = newcomer.season(newcomer.played()).leaderboard("sheet:Hearts")
     assert all(r["new"] and r["rank"] is None for r in rows)
-    assert "new Ann 1 of 5 matches" in text(Client().get(f"/t/{newcomer.public_id}/"))
+    assert "New Ann 1 of 5 matches" in text(Client().get(f"/t/{newcomer.public_id}/"))
 
 
 def test_a_tap_on_a_name_opens_their_page(table):

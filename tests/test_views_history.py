@@ -65,7 +65,7 @@ def test_a_deleted_round_that_cannot_come_back_says_why_instead(client):
                                                     "7H", "6H", "5H", "4H", "3H", "2H"]]}],
             "all red 200 = 200; after evening out 183 ×12 = 2196",
         ),
-        ("sheet", ["Ann", "Bo"], [{"points": [3, -2]}], "this round: Ann +3, Bo -2"),
+        ("sheet", ["Ann", "Bo"], [{"points": [3, -2]}], "This round: Ann +3, Bo -2"),
         (
             "sanming",
             ["Ann", "Bo", "Chen"],

@@ -91,13 +91,13 @@ def test_the_join_form_says_each_start_and_then_the_one_chosen_before_confirming
     assert status == 200
     # totals 7, 7, 8: their average 7.33 is 7, the lowest 7, the highest 8
     for shown in (
-        "at the average total: 7",
-        "at 0",
-        "at the lowest total: 7",
-        "at the highest total: 8",
+        "At the average total: 7",
+        "At 0",
+        "At the lowest total: 7",
+        "At the highest total: 8",
     ):
         assert shown in text
-    assert "between Chen and Ann" in text  # a seat in the seating order, clockwise
+    assert "Between Chen and Ann" in text  # a seat in the seating order, clockwise
     response = join_form(client, match, " Eve ", 3, "highest", confirm=False)
     text = visible(response.content.decode())
     assert "Eve starts at 8, the highest total." in text
@@ -448,8 +448,8 @@ def test_once_someone_joined_a_later_joiner_starts_by_the_same_rule(client):
     match.add_round({"points": [1, 1, 1, 1]}, "r2")
     _status, html = page(client, match, "match_join")
     text = visible(html)
-    assert "at the highest total: 6" in text
-    assert "at the lowest total" not in text and "at 0" not in text
+    assert "At the highest total: 6" in text
+    assert "At the lowest total" not in text and "At 0" not in text
     assert "“Names and options” changes it for them all" in text
     assert join_form(client, match, "Fay", 4, "lowest").status_code == 422  # not offered
     match.refresh_from_db()

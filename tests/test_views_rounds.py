@@ -167,7 +167,7 @@ def test_scoreboard_rows_kept_from_earlier_versions_are_the_ones_drawn_afresh(cl
         drawn = [body(page) for page in pages]
         nothing_kept()
         assert drawn == [body(page) for page in pages]
-        return [re.findall(r"<small>(\d+)</small>", rows) for rows in drawn]
+        return [re.findall(r'<small><bdi dir="ltr">(\d+)</bdi></small>', rows) for rows in drawn]
 
     for hands in ((7, 15, 20), (9, 5, 4), (14, 3, 3)):
         post_round(client, match, 0, *hands)

@@ -106,6 +106,22 @@ def test_a_change_the_rounds_do_not_fit_is_refused_naming_the_round(client, name
     shown = visible(response.content.decode())
     assert f"round {number}" in shown
     assert not SetupChange.objects.exists() and scored(match) == before
+    # the refusal is a sentence naming the options changed, as the form calls them
+    game = rules.GAMES[match.game]
+    said = re.search(r"Changing “([^”]*)” (would end|does not fit)[^\n]*\.", shown)
+    assert said, shown[-400:]
+    assert set(said.group(1).split(", ")) == {str(game.label(name)) for name in options}
+
+
+def test_a_refusal_of_the_engine_says_which_option_caused_it(client):
+    """Least Score's limit lowered so that Bo is out before a round he played: the refusal
+    names the option and then the engine's reason."""
+    match = store(example("least-score-to-the-end"))
+    response = client.post(
+        reverse("match_setup", args=[match.public_id]), posted(match, threshold=50)
+    )
+    shown = visible(response.content.decode())
+    assert "Changing “Out past this total” does not fit round 3: Bo's hand is missing." in shown
 
 
 def test_history_undoes_a_change_and_a_later_one_first():

@@ -72,8 +72,8 @@ def test_a_round_with_a_negative_typed_is_saved_and_totalled(client):
     assert response.status_code == 302
     assert Round.objects.get().entry == {"points": [24, -8, -8, -8]}
     page = visible(page_of(client, match))
-    assert "this round: Ann +24, Bo -8, Chen -8, Dee -8" in page
-    assert "hand 2 next; close the match to stop" in page
+    assert "This round: Ann +24, Bo -8, Chen -8, Dee -8" in page
+    assert "Round 2 next; close the match to stop" in page
 
 
 @pytest.mark.parametrize(
@@ -106,7 +106,7 @@ def test_the_preview_says_what_the_round_would_score(client):
             url, {"points-0": "3", "points-1": "0", "points-2": "-2", "points-3": "5"}
         ).content.decode()
     )
-    assert "this round: Ann +3, Chen -2, Dee +5" in page
+    assert "This round: Ann +3, Chen -2, Dee +5" in page
     assert not Round.objects.exists()
 
 

@@ -640,6 +640,8 @@ def points_to_go(left, end):
     match (or who has reached it)."""
     if left <= 0:
         return Phrase(gettext_noop("reached %(end)s"), end=end)
+    if left == end:  # nothing scored yet: "100 to go", never "100 to go to 100"
+        return Phrase(gettext_noop("%(left)s to go"), left=left)
     return Phrase(gettext_noop("%(left)s to go to %(end)s"), left=left, end=end)
 
 

@@ -240,9 +240,10 @@ def item_phrase(item, hand):
     else:
         reason = exposure(item.card, hand.exposed[item.card])
     text = "%(label)s" + (" %(value)s" if item.value is not None else "")
-    text += " ×%(factor)s" if item.factor != 1 else ""
+    text += " %(factor)s" if item.factor != 1 else ""  # ×4, one piece in any direction
     text += " (%(reason)s)" if reason else ""
-    return Line(text, label=item.label, value=item.value, factor=item.factor, reason=reason)
+    factor = f"×{item.factor}"
+    return Line(text, label=item.label, value=item.value, factor=factor, reason=reason)
 
 
 class Gongzhu(Game):

@@ -199,7 +199,7 @@ class Sheet(Game):
         if options["hands"] is not None:
             lines.append(
                 Phrase(
-                    _("hand %(number)s of %(hands)s next"), number=number, hands=options["hands"]
+                    _("Round %(number)s of %(hands)s next"), number=number, hands=options["hands"]
                 )
             )
         if options["target"] is not None and table.present():
@@ -214,7 +214,7 @@ class Sheet(Game):
                 )
             )
         if options["hands"] is None and options["target"] is None:
-            lines.append(Phrase(_("hand %(number)s next; close the match to stop"), number=number))
+            lines.append(Phrase(_("Round %(number)s next; close the match to stop"), number=number))
         return lines
 
 

@@ -25,7 +25,7 @@ def card_html(card, names):
     return (
         f'<div class="gz-card{" red" if card["red"] else ""}" role="group" aria-label="{label}">'
         f'<button type="button" class="gz-face" data-field="{field}" disabled>'
-        f'<span class="gz-suit">{label}</span>'
+        f'<span class="gz-suit" dir="ltr">{label}</span>'
         f'<span class="gz-owner">{"" if owner is None else names[owner]}</span></button>'
         f"{picks}</div>"
     )

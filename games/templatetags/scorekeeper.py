@@ -1,4 +1,5 @@
-"""Small template helpers: index a list, render an engine phrase, sign a number, join names.
+"""Small template helpers: index a list, render an engine phrase, show a number (signed, or money
+in the table's currency), join names; every number on every page is shown through them.
 
 Names and signed numbers land in running text in five languages, one of them right to left: each
 is isolated (<bdi>, or U+2068/U+2066 ... U+2069 where HTML cannot go), so "زهرا: 6, 94 to 100"
@@ -7,6 +8,8 @@ keeps its numbers in place and "-100" keeps its sign in front in a Persian sente
 
 import html
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from numbers import Number
 from urllib.parse import urlsplit
@@ -27,6 +30,18 @@ SEPARATORS = {"zh": "、", "fa": "، "}
 FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
 # %(name)s, %(points)+d, %(share).2f ... and %% in an engine phrase.
 PLACEHOLDER = re.compile(r"%\((\w+)\)([#0 +-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa])|%%")
+
+
+# Full-width punctuation carries its own space (Chinese 。 ：): no space follows it.
+FULL_WIDTH_END = tuple("。：；！？，")
+
+
+def sentences(*parts):
+    """Sentences one after another as the language writes them: "Done. Next." but "好。下一个。"."""
+    out = ""
+    for part in filter(None, map(str, parts)):
+        out += part if not out or out.endswith(FULL_WIDTH_END) else f" {part}"
+    return out
 
 
 @register.simple_tag
@@ -127,6 +142,19 @@ def phrase(value):
 
 
 @register.filter
+def sentence(value):
+    """The phrase as a line of its own (an item of a list): its first letter a capital."""
+    shown = render(value)
+    return mark_safe(shown[:1].upper() + shown[1:]) if shown[:1].isalpha() else shown
+
+
+@register.filter
+def paragraph(lines):
+    """Engine phrases one after another, each a sentence, as the language runs sentences on."""
+    return mark_safe(sentences(*(sentence(line) for line in lines)))
+
+
+@register.filter
 def phrase_text(value):
     """The same phrase as plain text (inside SVG or an attribute), names isolated by U+2068-2069."""
     return render(value, html=False)
@@ -173,9 +201,18 @@ def shown_number(number):
 
 
 @register.filter
+def number(value):
+    """A number as every page shows one: written as the reader's language writes numbers (61,2
+    in Spanish; Latin digits in every language, Persian too), isolated left to right so a minus
+    stays in front in a right-to-left line. Anything else as it is."""
+    if not is_number(value):
+        return value
+    return isolated(shown_number(value), number=True)
+
+
+@register.filter
 def signed(number):
-    """+12, -3, 0, written as the reader's language writes numbers (61,2 in Spanish), isolated
-    left to right so the sign stays in front in a right-to-left line."""
+    """+12, -3, 0, written and isolated as number writes them."""
     if not is_number(number):
         return number
     shown = shown_number(number)
@@ -212,7 +249,7 @@ def away_cell():
 
 
 def total_shown(total):
-    return shown_number(total) if is_number(total) else escape(total)
+    return number(total) if is_number(total) else escape(total)
 
 
 @register.filter
@@ -226,21 +263,64 @@ def cents(payments):
     return 2 if any(is_number(a) and Decimal(str(a)) % 1 for a in amounts) else 0
 
 
+# The currency of the table whose page is being drawn ("" for none): every amount of money
+# drawn inside currency_of(code) shows it.
+CURRENCY = ContextVar("currency", default="")
+# Languages that write a currency's symbol before the amount ($5.00, ¥5.00); the others after
+# it, as they do a code (5,00 €, 5.00 تومان, 5.00 ₮).
+SYMBOL_FIRST = {"en", "zh"}
+
+
+@contextmanager
+def currency_of(code):
+    """Amounts of money drawn inside are shown in currency code (a table's; "" for none)."""
+    token = CURRENCY.set(code or "")
+    try:
+        yield
+    finally:
+        CURRENCY.reset(token)
+
+
+def split_places(places):
+    """(unit, decimals) of an amount's places: "money:2", "beans:0", or a number (no unit)."""
+    unit, _colon, count = str(places or 0).rpartition(":")
+    return unit, int(count)
+
+
+def amount_shown(amount, places, sign):
+    """An amount in the reader's number format with its decimals, signed when sign (+860.40,
+    -12.00, 0), isolated left to right; money with the table's currency, where the language
+    puts it ($5.00, 5,00 €)."""
+    unit, count = split_places(places)
+    shown = number_format(amount, decimal_pos=count or None)
+    shown = f"+{shown}" if sign and amount > 0 else shown
+    code = CURRENCY.get() if unit == MONEY else ""
+    if not code:
+        return isolated(shown, number=True)
+    language = (get_language() or "en").split("-")[0]
+    if language in SYMBOL_FIRST and len(code) == 1 and not code.isalnum():
+        sign_part = shown[0] if shown[0] in "+-" else ""
+        return isolated(f"{sign_part}{code}{shown[len(sign_part) :]}", number=True)
+    return SafeString(f"{isolated(shown, number=True)}\u00a0{isolated(code)}")
+
+
 @register.filter
 def money(amount, places=0):
-    """An amount of money with places decimals in the reader's number format (860.40)."""
-    if not is_number(amount):
-        return amount
-    return isolated(number_format(amount, decimal_pos=places or None), number=True)
+    """An amount with places decimals in the reader's number format (860.40); places "money:2"
+    shows it in the table's currency ($860.40)."""
+    return amount_shown(amount, places, sign=False) if is_number(amount) else amount
 
 
 @register.filter
 def money_signed(amount, places=0):
     """The same with its sign: +860.40, -12.00, 0."""
-    if not is_number(amount):
-        return amount
-    shown = number_format(amount, decimal_pos=places or None)
-    return isolated(f"+{shown}" if amount > 0 else shown, number=True)
+    return amount_shown(amount, places, sign=True) if is_number(amount) else amount
+
+
+@register.filter
+def money_places(payments, result):
+    """How a match's settlement payments are shown: its unit and decimals ("money:2")."""
+    return f"{unit_of(result)}:{cents(payments)}"
 
 
 # What a settlement pays, as its column is headed.
@@ -264,8 +344,8 @@ def plural_count(number):
 def in_unit(amount, unit_places):
     """An amount in a table's unit, as a player says it: money as a number (5.00), beans
     counted (300 beans). unit_places: "beans:0", "money:2" (the unit and the decimals shown)."""
-    unit, places = unit_places.split(":")
-    shown = money(amount, int(places))
+    unit, _places = unit_places.split(":")
+    shown = money(amount, unit_places)
     if unit != "beans" or not is_number(amount):
         return shown
     beans = ngettext("%(amount)s bean", "%(amount)s beans", plural_count(amount))
