@@ -90,6 +90,8 @@ def test_a_hearts_evening_to_100_with_a_negative_an_edit_and_a_phone_watching(
         page.locator(f"#points-{seat}").fill(str(points))
     save(page, "Save changes")
     expect_totals(page, [-6, 7, 12, 13])
+    expect(page.locator("#points-0")).to_have_value("3")  # the next round as it was left typed
+    page.locator("#points-0").fill("")
 
     for points in ([0, 26, 0, 0], [3, 20, 2, 1], [0, 26, 0, 0], [5, 21, 0, 0]):
         play(page, points)
