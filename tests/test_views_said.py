@@ -57,6 +57,18 @@ def test_a_round_changed_is_said_at_the_top_with_its_row_and_undo_puts_it_back(c
     assert [r.entry["hands"] for r in Round.objects.order_by("number")][1] == [9, 4, 30]
 
 
+def test_a_negative_number_in_a_changed_round_keeps_its_minus_in_front_in_persian(client):
+    """Persian reads right to left: "-60 → -80" stays so only while each is isolated as a number."""
+    match = Match.start("sheet", ["Ann", "Bo"], {"title": "Hearts"})
+    match.add_round({"points": [-60, 60]})
+    match.refresh_from_db()
+    form = {"points-0": "-80", "points-1": "80", "version": str(match.version)}
+    response = client.post(reverse("round_edit", args=[match.public_id, 1]), form)
+    page = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="fa").content.decode()
+    line = page.split('<span role="status">')[1].split("</span>")[0]
+    assert '<bdi dir="ltr">-60</bdi> ← <bdi dir="ltr">-80</bdi>' in line
+
+
 def test_an_undo_drawn_before_another_change_is_refused_and_changes_nothing(client, two_rounds):
     response = change_round_2(client, two_rounds, "35")
     page = client.get(response["Location"])

@@ -29,6 +29,8 @@ register = template.Library()
 SEPARATORS = {"zh": "、", "fa": "، "}
 FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
 # %(name)s, %(points)+d, %(share).2f ... and %% in an engine phrase.
+# A number written out as text (a change's "-60 → -80"): isolated left to right as numbers are.
+WRITTEN_NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d+)*")
 PLACEHOLDER = re.compile(r"%\((\w+)\)([#0 +-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa])|%%")
 
 
@@ -115,8 +117,8 @@ def param(value, spec, html):
     if value is None or isinstance(value, bool):
         shown = spec % (value,)
         return escape(shown) if html else shown
-    number = is_number(value)
     shown = spec % (value,)
+    number = is_number(value) or WRITTEN_NUMBER.fullmatch(shown) is not None
     if html:
         return isolated(shown, number)
     # Plain text (an SVG label, which is laid out left to right): a name is isolated.
