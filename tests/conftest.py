@@ -26,6 +26,18 @@ PHONE = {
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
+def phone_in(browser, live_server, language="en", scheme="light", **size):
+    """A new phone at 390 x 844 (or size: viewport=...) in language and scheme (light, dark)."""
+    context = browser.new_context(
+        base_url=live_server.url,
+        locale=language,
+        color_scheme=scheme,
+        **{**PHONE, **size},
+    )
+    context.set_default_timeout(15_000)
+    return context.new_page()
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Each test starts with nothing memoised."""

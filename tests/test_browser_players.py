@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from games import memo
 from games.models import Match, Round, SetupChange, Table
 from games.offline import runtime_ready
-from tests.conftest import PHONE, shots
+from tests.conftest import phone_in, shots
 from tests.test_browser_offline import READY_MS, ready, rounds_stored
 from tests.test_browser_standings import totals_on_screen
 
@@ -28,14 +28,6 @@ BEFORE = [[5, 3, 1], [2, 4, 7], [1, 1, 1]]
 WITH_EVE = [[7, 15, 0, 3], [1, 2, 4, 2]]
 WITHOUT_BO = [3, None, 5, 9]
 TOTALS = [19, 25, 18, 22]
-
-
-def phone_in(browser, live_server, language, scheme):
-    context = browser.new_context(
-        base_url=live_server.url, locale=language, color_scheme=scheme, **PHONE
-    )
-    context.set_default_timeout(15_000)
-    return context.new_page()
 
 
 def save(page, points):

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import Table
 from games.records import store
-from tests.conftest import PHONE, shots
+from tests.conftest import PHONE, phone_in, shots
 from tests.test_accessibility import EXAMPLES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,17 +31,6 @@ MINUS_LEFT_OF_DIGIT = """() => {
   }
   return found;
 }"""
-
-
-def phone_in(browser, live_server, language, scheme="light"):
-    context = browser.new_context(
-        base_url=live_server.url,
-        locale=language,
-        color_scheme=scheme,
-        extra_http_headers={"Accept-Language": language},
-        **PHONE,
-    )
-    return context.new_page()
 
 
 def money_table(currency=""):

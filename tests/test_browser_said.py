@@ -8,25 +8,13 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.conftest import PHONE, screenshot
+from tests.conftest import phone_in, screenshot
 from tests.table import save
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LANGUAGES = [("en", "light"), ("fa", "dark")]
 PLAYERS = ["Ann", "Bo", "Chen", "Dee"]
-
-
-def phone_in(browser, live_server, language="en", scheme="light", **size):
-    context = browser.new_context(
-        base_url=live_server.url,
-        locale=language,
-        extra_http_headers={"Accept-Language": language},
-        color_scheme=scheme,
-        **{**PHONE, **size},
-    )
-    context.set_default_timeout(10_000)
-    return context.new_page()
 
 
 @pytest.mark.parametrize("language, scheme", LANGUAGES)

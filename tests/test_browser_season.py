@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import Match, Table
 from games.records import store, store_table
-from tests.conftest import PHONE, screenshot
+from tests.conftest import phone_in, screenshot
 from tests.season import season_document
 from tests.test_browser_tv_board import font_px, on_screen, tv
 
@@ -33,18 +33,6 @@ def season():
     for match in document["matches"]:
         match["closed"] = True
     return store_table(document)
-
-
-def phone_in(browser, live_server, language, scheme):
-    context = browser.new_context(
-        base_url=live_server.url,
-        locale=language,
-        extra_http_headers={"Accept-Language": language},
-        color_scheme=scheme,
-        **PHONE,
-    )
-    context.set_default_timeout(10_000)
-    return context.new_page()
 
 
 def fits_the_phone(page):

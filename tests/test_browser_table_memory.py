@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Table
-from tests.conftest import shots
-from tests.test_browser_players import phone_in
+from tests.conftest import phone_in, shots
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
