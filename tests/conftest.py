@@ -54,6 +54,16 @@ def default_language():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def phones_put_away(request):
+    """A browser test's phones are closed with it: none goes on asking the live server (and
+    the worker's caches) through the tests after it."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Playwright's own Chromium when it is installed, else Debian's (tests/browser.py)."""

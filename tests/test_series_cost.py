@@ -49,6 +49,7 @@ def costs(length):
 
 
 def test_a_save_a_page_and_a_rematch_cost_the_same_at_the_3rd_and_the_30th_match():
+    costs(3)  # the first in a test process fills what every process keeps (counted once)
     third = costs(3)
     assert [status for status, _count in third] == [302, 200, 302]
     assert costs(30) == third
