@@ -224,7 +224,18 @@ def figures_of(table):
     season = table.season(played)
     document = season.document()
     heads = {name: ratings.head_to_head(table.people, played, name) for name in table.people}
-    return document, heads
+    return to_9_places(document), heads
+
+
+def to_9_places(value):
+    """value with each float rounded to 1e-9 (seats in another order add up in another order)."""
+    if isinstance(value, float):
+        return round(value, 9)
+    if isinstance(value, dict):
+        return {key: to_9_places(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [to_9_places(item) for item in value]
+    return value
 
 
 PEOPLE = ["Ann", "Bo", "Chen", "Dee", "Eve"]

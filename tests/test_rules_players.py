@@ -129,11 +129,12 @@ class Model:
                 if self.joined[s] == number + 1:
                     self.start[s] = self.totals[s] = figure
         finished = self.plan["closed"] or self.over()
-        for s in range(self.n):
+        for s in range(self.n):  # a join past the end first, then a leave after going out
             if finished and self.joined[s] == len(self.rounds) + 1 > 1:
                 raise Refusal(
                     f"{names[s]} joins at round {self.joined[s]}, but the match is finished"
                 )
+        for s in range(self.n):
             if s in self.out and self.left[s] is not None and self.left[s] > self.out[s]:
                 raise Refusal(
                     f"{names[s]} leaves after round {self.left[s]} but went out in round "
